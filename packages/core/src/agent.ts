@@ -1,0 +1,47 @@
+import type { AgentMeters, TokenUsage } from './credits.js';
+import type { MessageAction, Product, Session, StoredMessage, SurfacedForm, VisitorContext, Widget } from './domain.js';
+
+/** Claims of a verified identity (spec 2.3): from an `identity` object or a verified widget token. */
+export interface IdentityClaims {
+  sub: string;
+  email?: string;
+  email_verified?: boolean;
+  [claim: string]: string | number | boolean | null | undefined;
+}
+
+export interface AgentRequest {
+  widget: Widget;
+  session: Session;
+  /** Earlier messages of the session, oldest first, not including `message`. */
+  history: StoredMessage[];
+  /** The visitor's new message. */
+  message: string;
+  visitorContext: VisitorContext;
+  /** Verified identity for this call only; never a visitorId. */
+  identity: IdentityClaims | null;
+  /** BCP 47 language to answer in. */
+  language: string;
+  /** IANA zone of the turn (request, else session, else widget). */
+  timezone: string;
+  /** The current time, from the engine's clock. */
+  now: Date;
+  /** Aborted when the caller gives up; an agent stops work and rejects. */
+  signal: AbortSignal;
+}
+
+export interface AgentReply {
+  /** Markdown. */
+  content: string;
+  products: Product[];
+  actions: MessageAction[];
+  forms: SurfacedForm[];
+  /** The agent judged the conversation concluded: the session becomes resolved. */
+  sessionEnded: boolean;
+  usage: TokenUsage;
+  meters: AgentMeters;
+}
+
+/** The agent port: anything that turns a visitor message into a reply. */
+export interface Agent {
+  reply(request: AgentRequest): Promise<AgentReply>;
+}

@@ -1,0 +1,216 @@
+import type { Credits, TokenUsage } from './credits.js';
+
+/** Entities as the engine stores them. Timestamps are `Date`s here; schemas turn them into ISO strings. */
+
+export type AccountStatus = 'active' | 'overdue';
+
+export interface Account {
+  id: string;
+  name: string;
+  /** Credits left. May dip below zero by the price of the last turn: it is checked before work, debited after. */
+  balance: number;
+  status: AccountStatus;
+  createdAt: Date;
+}
+
+export type QuestionKind =
+  | 'text'
+  | 'textarea'
+  | 'email'
+  | 'phone'
+  | 'number'
+  | 'boolean'
+  | 'select'
+  | 'multiselect'
+  | 'date'
+  | 'time'
+  | 'datetime';
+
+export interface FormQuestion {
+  id: string;
+  label: string;
+  kind: QuestionKind;
+  required: boolean;
+  options?: string[];
+  min?: number;
+  max?: number;
+}
+
+export interface FormDefinition {
+  id: string;
+  title: string;
+  /** Phrases that make the local agent surface this form. */
+  triggers?: string[];
+  questions: FormQuestion[];
+}
+
+export interface WidgetTheme {
+  primaryColor?: string;
+  position?: 'bottom-right' | 'bottom-left';
+}
+
+export interface Widget {
+  id: string;
+  accountId: string;
+  name: string;
+  /** System instructions for the agent. */
+  instructions: string;
+  greeting: string;
+  /** Default BCP 47 language. */
+  language: string;
+  /** Default IANA time zone. */
+  timezone: string;
+  knowledgeBaseIds: string[];
+  forms: FormDefinition[];
+  /** Inactivity after which an active session expires. */
+  sessionTtlSeconds: number;
+  theme: WidgetTheme;
+  createdAt: Date;
+}
+
+export type Scope = 'conversations:chat' | 'identity:assert' | 'knowledge:read' | 'knowledge:write';
+export const SCOPES: readonly Scope[] = ['conversations:chat', 'identity:assert', 'knowledge:read', 'knowledge:write'];
+
+export type ReplyFormat = 'markdown' | 'text' | 'messenger' | 'whatsapp';
+export const REPLY_FORMATS: readonly ReplyFormat[] = ['markdown', 'text', 'messenger', 'whatsapp'];
+
+export type ApiKeyKind = 'secret' | 'public';
+
+export interface ApiKey {
+  id: string;
+  accountId: string;
+  kind: ApiKeyKind;
+  /** First characters of the key, for display in listings (`sk_live_AbCd…`). Never enough to use it. */
+  prefix: string;
+  /** Hex SHA-256 of the whole key. The key itself is never stored. */
+  hash: string;
+  scopes: Scope[];
+  callbackUrl: string | null;
+  /** Needed in clear to sign deliveries; shown once at creation. */
+  callbackSecret: string | null;
+  replyFormat: ReplyFormat;
+  /** Public keys only: the widget they are bound to and the origins allowed to use them. */
+  widgetId: string | null;
+  allowedOrigins: string[];
+  createdAt: Date;
+  revokedAt: Date | null;
+}
+
+export type SessionStatus = 'active' | 'resolved' | 'expired';
+export type Rating = 'positive' | 'negative';
+
+export interface VisitorContext {
+  name?: string;
+  email?: string;
+  phone?: string;
+  company?: string;
+}
+
+export interface Session {
+  widgetId: string;
+  id: string;
+  accountId: string;
+  visitorId: string;
+  status: SessionStatus;
+  language: string | null;
+  timezone: string | null;
+  messageCount: number;
+  rating: Rating | null;
+  createdAt: Date;
+  lastActivityAt: Date;
+  /** When the session expires if nothing happens before; pushed forward by every activity. */
+  expiresAt: Date;
+  resolvedAt: Date | null;
+  /** Form surfaced by the last reply and not yet answered. */
+  pendingFormId: string | null;
+}
+
+export interface Product {
+  id: string;
+  name: string;
+  price: number;
+  currency?: string;
+  description?: string;
+  url?: string;
+  imageUrl?: string;
+}
+
+export type MessageRole = 'user' | 'assistant';
+
+export interface SurfacedForm {
+  formId: string;
+  title: string;
+  questions: FormQuestion[];
+}
+
+export interface MessageAction {
+  type: string;
+  label: string;
+  value?: string;
+  url?: string;
+}
+
+export interface StoredMessage {
+  id: string;
+  widgetId: string;
+  sessionId: string;
+  /** 1-based position in the session; history pages are keyed on it. */
+  seq: number;
+  role: MessageRole;
+  content: string;
+  products: Product[];
+  actions: MessageAction[];
+  forms: SurfacedForm[];
+  sessionEnded: boolean;
+  credits: Credits | null;
+  usage: TokenUsage | null;
+  createdAt: Date;
+}
+
+export interface KnowledgeBase {
+  id: string;
+  accountId: string;
+  name: string;
+  createdAt: Date;
+}
+
+export interface KnowledgeDocument {
+  id: string;
+  knowledgeBaseId: string;
+  title: string;
+  content: string;
+  url: string | null;
+  createdAt: Date;
+}
+
+export interface Visitor {
+  accountId: string;
+  visitorId: string;
+  context: VisitorContext;
+  updatedAt: Date;
+}
+
+export interface LedgerEntry {
+  id: string;
+  accountId: string;
+  /** What was paid for: `session.create`, `message.turn`, `messages.list`… */
+  operation: string;
+  widgetId: string | null;
+  sessionId: string | null;
+  messageId: string | null;
+  credits: Credits;
+  total: number;
+  createdAt: Date;
+}
+
+/** Who is calling: resolved from the API key by the adapter, trusted by the engine. */
+export interface Principal {
+  accountId: string;
+  keyId: string;
+  kind: ApiKeyKind;
+  scopes: readonly Scope[];
+  callbackUrl: string | null;
+  replyFormat: ReplyFormat;
+  /** Public keys: the only widget they may address. */
+  widgetId: string | null;
+}

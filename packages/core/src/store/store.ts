@@ -1,0 +1,158 @@
+import type {
+  Account,
+  ApiKey,
+  KnowledgeBase,
+  KnowledgeDocument,
+  LedgerEntry,
+  Product,
+  Session,
+  StoredMessage,
+  Visitor,
+  VisitorContext,
+  Widget,
+} from '../domain.js';
+
+/**
+ * The storage port. One contract suite (`@svc/core/testing`) runs against every implementation: the memory
+ * store here, PGlite and PostgreSQL. Methods are small and each is atomic on its own; several are made atomic
+ * together with {@link Store.transaction}.
+ */
+export interface StoreOps {
+  // Accounts and credits
+  insertAccount(account: Account): Promise<void>;
+  getAccount(id: string): Promise<Account | null>;
+  setAccountBalance(id: string, balance: number): Promise<boolean>;
+  setAccountStatus(id: string, status: Account['status']): Promise<boolean>;
+  /** Subtracts `amount` and returns the new balance (null when the account does not exist). Atomic. */
+  debitAccount(id: string, amount: number): Promise<number | null>;
+  insertLedgerEntry(entry: LedgerEntry): Promise<void>;
+  /** Newest first. */
+  listLedgerEntries(accountId: string, limit: number): Promise<LedgerEntry[]>;
+
+  // Widgets
+  insertWidget(widget: Widget): Promise<void>;
+  getWidget(id: string): Promise<Widget | null>;
+  updateWidget(id: string, patch: Partial<Omit<Widget, 'id' | 'accountId' | 'createdAt'>>): Promise<boolean>;
+  listWidgets(accountId: string): Promise<Widget[]>;
+
+  // API keys
+  insertApiKey(key: ApiKey): Promise<void>;
+  getApiKey(id: string): Promise<ApiKey | null>;
+  findApiKeyByHash(hash: string): Promise<ApiKey | null>;
+  /** All keys, or one account's, oldest first. */
+  listApiKeys(accountId?: string): Promise<ApiKey[]>;
+  revokeApiKey(id: string, at: Date): Promise<boolean>;
+
+  // Knowledge
+  insertKnowledgeBase(kb: KnowledgeBase): Promise<void>;
+  getKnowledgeBase(id: string): Promise<KnowledgeBase | null>;
+  /** Insert or replace products by id within the knowledge base. */
+  upsertProducts(knowledgeBaseId: string, products: Product[]): Promise<void>;
+  deleteProduct(knowledgeBaseId: string, productId: string): Promise<boolean>;
+  /** Ordered by product id; `afterId` is the keyset position (exclusive). */
+  listProducts(query: { knowledgeBaseId: string; afterId?: string; limit: number }): Promise<Product[]>;
+  countProducts(knowledgeBaseId: string): Promise<number>;
+  insertDocument(doc: KnowledgeDocument): Promise<void>;
+  deleteDocument(knowledgeBaseId: string, documentId: string): Promise<boolean>;
+  listDocuments(knowledgeBaseId: string): Promise<KnowledgeDocument[]>;
+  /** Ranked full-text search over documents (as passages) and products of the given knowledge bases. */
+  searchKnowledge(query: KnowledgeQuery): Promise<KnowledgeHits>;
+
+  // Sessions
+  /** Inserts unless a session with the same (widgetId, id) exists; says which happened. */
+  insertSession(session: Session): Promise<{ inserted: boolean }>;
+  getSession(widgetId: string, sessionId: string): Promise<Session | null>;
+  updateSession(widgetId: string, sessionId: string, patch: SessionPatch): Promise<Session | null>;
+  /** Marks every active session whose `expiresAt` is at or before `now` as expired; returns how many. */
+  expireSessions(now: Date): Promise<number>;
+
+  // Messages
+  /** Fails if (widgetId, sessionId, seq) or the message id exists. */
+  insertMessage(message: StoredMessage): Promise<void>;
+  getMessage(widgetId: string, sessionId: string, messageId: string): Promise<StoredMessage | null>;
+  /** Oldest first, seq > afterSeq. */
+  listMessages(query: { widgetId: string; sessionId: string; afterSeq?: number; limit: number }): Promise<StoredMessage[]>;
+  /** The last `limit` messages, returned oldest first (for agent context). */
+  recentMessages(query: { widgetId: string; sessionId: string; limit: number }): Promise<StoredMessage[]>;
+
+  // Visitors
+  /** Merges the defined fields of `context` into the stored record, creating it if needed. */
+  upsertVisitor(accountId: string, visitorId: string, context: VisitorContext, at: Date): Promise<Visitor>;
+  getVisitor(accountId: string, visitorId: string): Promise<Visitor | null>;
+
+  // Idempotency records (DESIGN.md section 4)
+  getIdempotencyRecord(scope: string, key: string): Promise<IdempotencyRecord | null>;
+  /** Inserts unless present; returns false when a record already exists. */
+  putIdempotencyRecord(record: IdempotencyRecord): Promise<boolean>;
+  deleteIdempotencyRecordsBefore(before: Date): Promise<number>;
+
+  // Settings (server-wide secrets such as the cursor key)
+  /** Returns the stored value for `name`, storing `create()`'s result first if there is none. Race-safe. */
+  getOrCreateSetting(name: string, create: () => string): Promise<string>;
+}
+
+export type SessionPatch = Partial<
+  Pick<
+    Session,
+    | 'status'
+    | 'language'
+    | 'timezone'
+    | 'messageCount'
+    | 'rating'
+    | 'lastActivityAt'
+    | 'expiresAt'
+    | 'resolvedAt'
+    | 'pendingFormId'
+  >
+>;
+
+export interface KnowledgeQuery {
+  knowledgeBaseIds: string[];
+  text: string;
+  /** BCP 47 language of the text, used to pick the stemming configuration where known. */
+  language?: string;
+  limit: number;
+}
+
+export interface KnowledgePassage {
+  documentId: string;
+  knowledgeBaseId: string;
+  title: string;
+  url: string | null;
+  /** The chunk of the document that matched. */
+  content: string;
+  rank: number;
+}
+
+export interface ProductHit {
+  knowledgeBaseId: string;
+  product: Product;
+  rank: number;
+}
+
+export interface KnowledgeHits {
+  passages: KnowledgePassage[];
+  products: ProductHit[];
+}
+
+export interface IdempotencyRecord {
+  /** Who the key belongs to (the API key id) and what it was used on (method and path). */
+  scope: string;
+  key: string;
+  /** Hash of the request body, to refuse a key reused with different content. */
+  requestHash: string;
+  status: number;
+  body: string;
+  createdAt: Date;
+}
+
+export interface Store extends StoreOps {
+  /** Runs `fn` atomically: all its writes commit together or none do. Nested calls join the outer one. */
+  transaction<T>(fn: (tx: StoreOps) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` while holding an exclusive lock named `name`, across every process sharing the store.
+   * Waiters get the lock in arrival order. Used to serialise the turns of one session.
+   */
+  withLock<T>(name: string, fn: () => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
