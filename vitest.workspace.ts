@@ -5,8 +5,10 @@
  */
 export default [
   'packages/core',
+  'packages/callbacks',
   'packages/store-postgres',
   'packages/agents',
   'packages/server',
+  'packages/client',
   'examples/*',
 ];

@@ -54,3 +54,52 @@ export { manualClock, systemClock } from './clock.js';
 export type { Clock } from './clock.js';
 export { defaultIds, randomBase62 } from './ids.js';
 export type { Ids } from './ids.js';
+export { createEngine } from './engine/engine.js';
+export type { Engine, EngineOptions } from './engine/engine.js';
+export type { EngineLogger, EngineResult, PageResult, ReplyFormatter } from './engine/context.js';
+export type { TurnResult } from './engine/turn.js';
+export type { ListQueryInput } from './engine/lists.js';
+export { applyExpiry, assertAcceptsMessages, assertResumable, end, rate, resolveByAgent, touch } from './session-machine.js';
+export { createCursorCodec, timingSafeEqualBytes } from './cursor.js';
+export type { CursorCodec } from './cursor.js';
+export { sha256Hex, signCallback, timingSafeEqualStrings } from './signing.js';
+export { renderAnswers, validateAnswers, zonedToUtc } from './form-answers.js';
+export type { AnswerValue, NormalisedAnswer } from './form-answers.js';
+export { parseInput } from './schemas/validate.js';
+export {
+  LABEL_PATTERN,
+  identitySchema,
+  isIanaTimeZone,
+  languageSchema,
+  sessionIdSchema,
+  timezoneSchema,
+  visitorContextSchema,
+  visitorIdSchema,
+} from './schemas/common.js';
+export { creditsSchema, envelope, errorBodySchema, listEnvelope, metaSchema, paginationSchema, usageSchema } from './schemas/credits.js';
+export {
+  createSessionRequestSchema,
+  createdSessionSchema,
+  endedSessionSchema,
+  rateSessionRequestSchema,
+  ratedSessionSchema,
+  ratingSchema,
+  sessionSchema,
+  sessionStatusSchema,
+} from './schemas/session.js';
+export type { CreateSessionRequest, CreatedSession, EndedSession, RateSessionRequest, RatedSession, SessionView } from './schemas/session.js';
+export {
+  actionSchema,
+  contentSchema,
+  historyItemSchema,
+  listQuerySchema,
+  messageReplySchema,
+  processingReplySchema,
+  responseTypeSchema,
+  sendMessageRequestSchema,
+} from './schemas/message.js';
+export type { HistoryItem, ListQuery, MessageReply, ProcessingReply, SendMessageRequest } from './schemas/message.js';
+export { formDefinitionSchema, formQuestionSchema, formSubmissionRequestSchema, questionKindSchema, surfacedFormSchema } from './schemas/form.js';
+export type { FormSubmissionRequest } from './schemas/form.js';
+export { productSchema } from './schemas/product.js';
+export type { ProductInput } from './schemas/product.js';

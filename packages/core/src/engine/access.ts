@@ -1,0 +1,55 @@
+import type { Account, Principal, Scope, Session, Widget } from '../domain.js';
+import { SvcError } from '../errors.js';
+import { applyExpiry } from '../session-machine.js';
+import type { StoreOps } from '../store/store.js';
+import type { EngineContext } from './context.js';
+
+export function requireScope(principal: Principal, scope: Scope): void {
+  if (!principal.scopes.includes(scope)) {
+    throw new SvcError('insufficient_scope', `This API key lacks the "${scope}" scope needed for this endpoint.`);
+  }
+}
+
+export function requireAnyScope(principal: Principal, scopes: readonly Scope[]): void {
+  if (!scopes.some((scope) => principal.scopes.includes(scope))) {
+    throw new SvcError('insufficient_scope', `This API key needs one of the scopes ${scopes.map((s) => `"${s}"`).join(', ')}.`);
+  }
+}
+
+/**
+ * The widget, if the caller may address it. Another account's widget is reported as missing, not forbidden,
+ * so ids of other tenants cannot be probed.
+ */
+export async function loadWidget(ctx: EngineContext, principal: Principal, widgetId: string): Promise<Widget> {
+  const widget = await ctx.store.getWidget(widgetId);
+  if (!widget || widget.accountId !== principal.accountId || (principal.widgetId !== null && principal.widgetId !== widgetId)) {
+    throw new SvcError('widget_not_found', `Widget ${widgetId} was not found.`);
+  }
+  return widget;
+}
+
+/** The session as of now: expiry is applied on access and persisted, so reads and the sweep agree. */
+export async function loadSession(ctx: EngineContext, widget: Widget, sessionId: string, store: StoreOps = ctx.store): Promise<Session> {
+  const stored = await store.getSession(widget.id, sessionId);
+  if (!stored || stored.accountId !== widget.accountId) {
+    throw new SvcError('session_not_found', `Session ${sessionId} was not found on widget ${widget.id}.`);
+  }
+  const current = applyExpiry(stored, ctx.clock.now());
+  if (current.status !== stored.status) {
+    await store.updateSession(widget.id, sessionId, { status: current.status, pendingFormId: null });
+  }
+  return current;
+}
+
+/** 402 before any work (spec 7): balance exhausted or payment overdue. */
+export async function requireCredits(ctx: EngineContext, accountId: string): Promise<Account> {
+  const account = await ctx.store.getAccount(accountId);
+  if (!account) throw new SvcError('invalid_api_key', 'The account of this API key no longer exists.');
+  if (account.status === 'overdue') {
+    throw new SvcError('insufficient_credits', 'Payment for this account is overdue; settle it in the console to continue.');
+  }
+  if (account.balance <= 0) {
+    throw new SvcError('insufficient_credits', 'The credit balance of this account is exhausted; add credits to continue.');
+  }
+  return account;
+}

@@ -1,0 +1,80 @@
+import type { Agent } from '../agent.js';
+import { systemClock, type Clock } from '../clock.js';
+import { DEFAULT_PRICING, type Pricing } from '../credits.js';
+import { createCursorCodec } from '../cursor.js';
+import type { Principal } from '../domain.js';
+import { defaultIds, type Ids } from '../ids.js';
+import type { Store } from '../store/store.js';
+import type { EngineContext, EngineLogger, EngineResult, PageResult, ReplyFormatter } from './context.js';
+import { listMessages, listProducts, type ListQueryInput } from './lists.js';
+import { sendMessage, submitForm } from './messages.js';
+import { createSession, endSession, getSession, rateSession } from './sessions.js';
+import type { TurnResult } from './turn.js';
+import type { CreatedSession, EndedSession, RatedSession, SessionView } from '../schemas/session.js';
+import type { HistoryItem } from '../schemas/message.js';
+import type { ProductInput } from '../schemas/product.js';
+
+export interface EngineOptions {
+  store: Store;
+  agent: Agent;
+  /** Key for pagination cursors; at least 16 characters, the same on every instance sharing the store. */
+  cursorSecret: string;
+  clock?: Clock;
+  ids?: Ids;
+  pricing?: Partial<Pricing>;
+  /** Default 25,000 ms (spec 8). */
+  syncTimeoutMs?: number;
+  /** Default 120,000 ms. */
+  agentTimeoutMs?: number;
+  /** Default 20 messages. */
+  historyWindow?: number;
+  logger?: EngineLogger;
+  /** Markdown → reply format conversion; without one every caller gets Markdown. */
+  formatReply?: ReplyFormatter;
+}
+
+/** The conversations service: one method per endpoint of spec section 4, no HTTP in sight. */
+export interface Engine {
+  createSession(principal: Principal, widgetId: string, body: unknown): Promise<EngineResult<CreatedSession>>;
+  sendMessage(principal: Principal, widgetId: string, sessionId: string, body: unknown): Promise<TurnResult>;
+  submitForm(principal: Principal, widgetId: string, sessionId: string, body: unknown): Promise<TurnResult>;
+  listMessages(principal: Principal, widgetId: string, sessionId: string, query: ListQueryInput): Promise<PageResult<HistoryItem>>;
+  endSession(principal: Principal, widgetId: string, sessionId: string): Promise<EngineResult<EndedSession>>;
+  rateSession(principal: Principal, widgetId: string, sessionId: string, body: unknown): Promise<EngineResult<RatedSession>>;
+  getSession(principal: Principal, widgetId: string, sessionId: string): Promise<EngineResult<SessionView>>;
+  listProducts(principal: Principal, knowledgeBaseId: string, query: ListQueryInput): Promise<PageResult<ProductInput>>;
+  /** Marks sessions idle past their TTL as expired; returns how many. Run periodically. */
+  expireIdleSessions(): Promise<number>;
+}
+
+/**
+ * @example
+ * const engine = createEngine({ store: createMemoryStore(), agent, cursorSecret: 'a-long-random-secret' });
+ * const { status, data } = await engine.createSession(principal, 'wgt_…', { visitorId: 'v1' });
+ */
+export function createEngine(options: EngineOptions): Engine {
+  const ctx: EngineContext = {
+    store: options.store,
+    agent: options.agent,
+    clock: options.clock ?? systemClock,
+    ids: options.ids ?? defaultIds,
+    pricing: { ...DEFAULT_PRICING, ...options.pricing },
+    cursors: createCursorCodec(options.cursorSecret),
+    syncTimeoutMs: options.syncTimeoutMs ?? 25_000,
+    agentTimeoutMs: options.agentTimeoutMs ?? 120_000,
+    historyWindow: options.historyWindow ?? 20,
+    logger: options.logger ?? { error: (message, details) => console.error(message, details) },
+    formatReply: options.formatReply ?? ((markdown) => markdown),
+  };
+  return {
+    createSession: (p, w, body) => createSession(ctx, p, w, body),
+    sendMessage: (p, w, s, body) => sendMessage(ctx, p, w, s, body),
+    submitForm: (p, w, s, body) => submitForm(ctx, p, w, s, body),
+    listMessages: (p, w, s, query) => listMessages(ctx, p, w, s, query),
+    endSession: (p, w, s) => endSession(ctx, p, w, s),
+    rateSession: (p, w, s, body) => rateSession(ctx, p, w, s, body),
+    getSession: (p, w, s) => getSession(ctx, p, w, s),
+    listProducts: (p, kb, query) => listProducts(ctx, p, kb, query),
+    expireIdleSessions: () => ctx.store.expireSessions(ctx.clock.now()),
+  };
+}

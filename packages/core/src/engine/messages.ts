@@ -1,0 +1,107 @@
+import type { Principal } from '../domain.js';
+import { SvcError } from '../errors.js';
+import { renderAnswers, validateAnswers } from '../form-answers.js';
+import { formSubmissionRequestSchema } from '../schemas/form.js';
+import { sendMessageRequestSchema } from '../schemas/message.js';
+import { parseInput } from '../schemas/validate.js';
+import { loadWidget, requireScope } from './access.js';
+import type { EngineContext } from './context.js';
+import { runTurn, type TurnResult } from './turn.js';
+
+/**
+ * Spec 5.3.1: `identity` from a key without `identity:assert` is refused, never ignored. Checked before the
+ * body is validated, so a key without the scope learns about the scope first.
+ */
+function requireIdentityScope(principal: Principal, body: unknown): void {
+  const sent = typeof body === 'object' && body !== null && (body as { identity?: unknown }).identity !== undefined;
+  if (!sent) return;
+  if (principal.kind === 'public') {
+    throw new SvcError('identity_scope_required', 'Public keys cannot send an identity object; the widget sends a signed identity token instead.', {
+      field: 'identity',
+    });
+  }
+  if (!principal.scopes.includes('identity:assert')) {
+    throw new SvcError('identity_scope_required', 'Sending identity needs an API key with the "identity:assert" scope.', {
+      field: 'identity',
+    });
+  }
+}
+
+function requireCallbackUrl(principal: Principal, responseType: 'sync' | 'callback' | undefined): void {
+  if (responseType !== 'callback') return;
+  // Callback delivery workers are not part of this release yet: refuse clearly rather than accept and drop.
+  throw new SvcError(
+    'callback_not_configured',
+    principal.callbackUrl
+      ? 'Callback delivery is not enabled on this server yet; use response_type "sync".'
+      : 'response_type "callback" needs a callback URL on the API key; configure one or use "sync".',
+    { field: 'response_type' },
+  );
+}
+
+/** POST …/messages (spec 4.2). */
+export async function sendMessage(
+  ctx: EngineContext,
+  principal: Principal,
+  widgetId: string,
+  sessionId: string,
+  body: unknown,
+): Promise<TurnResult> {
+  requireScope(principal, 'conversations:chat');
+  requireIdentityScope(principal, body);
+  const input = parseInput(sendMessageRequestSchema, body);
+  requireCallbackUrl(principal, input.response_type);
+  const widget = await loadWidget(ctx, principal, widgetId);
+  return runTurn(ctx, {
+    principal,
+    widget,
+    sessionId,
+    userContent: input.content,
+    visitorContext: input.visitorContext,
+    identity: input.identity ?? null,
+    timezone: input.timezone,
+  });
+}
+
+/**
+ * POST …/form-submissions (spec 4.3). A rejected submission (no pending form, wrong formId, invalid answer)
+ * is refused under the session lock before anything is stored, billed or sent to the agent.
+ */
+export async function submitForm(
+  ctx: EngineContext,
+  principal: Principal,
+  widgetId: string,
+  sessionId: string,
+  body: unknown,
+): Promise<TurnResult> {
+  requireScope(principal, 'conversations:chat');
+  requireIdentityScope(principal, body);
+  const input = parseInput(formSubmissionRequestSchema, body);
+  requireCallbackUrl(principal, input.response_type);
+  const widget = await loadWidget(ctx, principal, widgetId);
+  return runTurn(ctx, {
+    principal,
+    widget,
+    sessionId,
+    userContent: '',
+    visitorContext: undefined,
+    identity: input.identity ?? null,
+    timezone: input.timezone,
+    precheck(session) {
+      if (session.pendingFormId === null) {
+        throw new SvcError('form_rejected', 'This session has no pending form; send answers only after a reply surfaced a form.', {
+          field: 'formId',
+        });
+      }
+      if (session.pendingFormId !== input.formId) {
+        throw new SvcError('form_rejected', `formId ${input.formId} is not the pending form of this session.`, { field: 'formId' });
+      }
+      const form = widget.forms.find((f) => f.id === input.formId);
+      if (!form) {
+        throw new SvcError('form_rejected', `Form ${input.formId} is no longer offered by this widget.`, { field: 'formId' });
+      }
+      const answers = validateAnswers(form, input.answers, input.timezone ?? session.timezone ?? widget.timezone);
+      return renderAnswers(form, answers);
+    },
+  });
+}

@@ -1,0 +1,63 @@
+import type { ReplyFormat, Session, StoredMessage } from '../domain.js';
+import type { ReplyFormatter } from './context.js';
+import type { MessageReply, HistoryItem } from '../schemas/message.js';
+import type { CreatedSession, SessionView } from '../schemas/session.js';
+import { zeroCredits } from '../credits.js';
+
+/** Turns stored entities into the response shapes of spec section 2. */
+
+export function createdSessionView(session: Session, resumed: boolean): CreatedSession {
+  return {
+    sessionId: session.id,
+    widgetId: session.widgetId,
+    visitorId: session.visitorId,
+    status: session.status,
+    createdAt: session.createdAt.toISOString(),
+    resumed,
+  };
+}
+
+export function sessionView(session: Session): SessionView {
+  return {
+    sessionId: session.id,
+    widgetId: session.widgetId,
+    visitorId: session.visitorId,
+    status: session.status,
+    messageCount: session.messageCount,
+    rating: session.rating,
+    createdAt: session.createdAt.toISOString(),
+    resolvedAt: session.resolvedAt?.toISOString() ?? null,
+  };
+}
+
+/** How a caller sees assistant content: in its key's reply format. Stored content stays Markdown. */
+export interface ContentView {
+  format: ReplyFormat;
+  formatReply: ReplyFormatter;
+}
+
+export function replyView(message: StoredMessage, view: ContentView): MessageReply {
+  const reply: MessageReply = {
+    messageId: message.id,
+    content: view.formatReply(message.content, view.format),
+    products: message.products,
+    actions: message.actions,
+    sessionEnded: message.sessionEnded,
+    credits: message.credits ?? zeroCredits(),
+    usage: message.usage ?? { inputTokens: 0, outputTokens: 0 },
+  };
+  // Spec 2.4: `forms` is present only when the AI surfaces a form, and non-empty then.
+  if (message.forms.length > 0) reply.forms = message.forms;
+  return reply;
+}
+
+export function historyItemView(message: StoredMessage, view: ContentView): HistoryItem {
+  const item: HistoryItem = {
+    messageId: message.id,
+    role: message.role,
+    content: message.role === 'assistant' ? view.formatReply(message.content, view.format) : message.content,
+    createdAt: message.createdAt.toISOString(),
+  };
+  if (message.role === 'assistant' && message.products.length > 0) item.products = message.products;
+  return item;
+}

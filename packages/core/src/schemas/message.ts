@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { identitySchema, isoDateTime, timezoneSchema, visitorContextSchema } from './common.js';
+import { creditsSchema, usageSchema } from './credits.js';
+import { surfacedFormSchema } from './form.js';
+import { productSchema } from './product.js';
+
+const codePoints = (value: string): number => [...value].length;
+
+/** Spec 4.2: 1-4000 characters (counted as Unicode code points, so an emoji is one). */
+export const contentSchema = z
+  .string({ error: 'content is required and must be a string' })
+  .refine((value) => value.trim().length > 0, { error: 'content must not be empty or blank' })
+  .refine((value) => codePoints(value) <= 4000, { error: 'content must be at most 4000 characters' });
+
+export const responseTypeSchema = z.enum(['sync', 'callback'], { error: 'response_type must be "sync" or "callback"' });
+
+/** POST …/messages (spec 4.2). */
+export const sendMessageRequestSchema = z.object({
+  content: contentSchema,
+  response_type: responseTypeSchema.optional(),
+  visitorContext: visitorContextSchema.optional(),
+  identity: identitySchema.optional(),
+  timezone: timezoneSchema.optional(),
+});
+
+export const actionSchema = z.object({
+  type: z.string(),
+  label: z.string(),
+  value: z.string().optional(),
+  url: z.string().optional(),
+});
+
+/** The assistant reply of a sync turn (spec 2.4). `forms` only when a form is surfaced. */
+export const messageReplySchema = z.object({
+  messageId: z.string(),
+  content: z.string(),
+  products: z.array(productSchema),
+  actions: z.array(actionSchema),
+  forms: z.array(surfacedFormSchema).optional(),
+  sessionEnded: z.boolean(),
+  credits: creditsSchema,
+  usage: usageSchema,
+});
+
+/** 202: the reply is on its way (callback mode: messageId null; slow sync turn: the id it will land under). */
+export const processingReplySchema = z.object({
+  messageId: z.string().nullable(),
+  status: z.literal('processing'),
+});
+
+/** GET …/messages item (spec 2.5). */
+export const historyItemSchema = z.object({
+  messageId: z.string(),
+  role: z.enum(['user', 'assistant']),
+  content: z.string(),
+  products: z.array(productSchema).optional(),
+  createdAt: isoDateTime,
+});
+
+/** Query of every list endpoint (spec 4.7, 8). */
+export const listQuerySchema = z.object({
+  limit: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value === '') return 50;
+      const n = Number(value);
+      if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < 1 || n > 100) {
+        ctx.addIssue({ code: 'custom', message: 'limit must be an integer from 1 to 100' });
+        return z.NEVER;
+      }
+      return n;
+    }),
+  cursor: z.string().max(512, { error: 'cursor is not a cursor this server issued' }).optional(),
+});
+
+export type SendMessageRequest = z.infer<typeof sendMessageRequestSchema>;
+export type MessageReply = z.infer<typeof messageReplySchema>;
+export type ProcessingReply = z.infer<typeof processingReplySchema>;
+export type HistoryItem = z.infer<typeof historyItemSchema>;
+export type ListQuery = z.infer<typeof listQuerySchema>;

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import {
+  isoDateTime,
+  languageSchema,
+  sessionIdSchema,
+  timezoneSchema,
+  visitorContextSchema,
+  visitorIdSchema,
+} from './common.js';
+
+export const sessionStatusSchema = z.enum(['active', 'resolved', 'expired']);
+export const ratingSchema = z.enum(['positive', 'negative'], { error: 'rating must be "positive" or "negative"' });
+
+/** POST /widgets/{widgetId}/conversations (spec 4.1). */
+export const createSessionRequestSchema = z.object({
+  visitorId: visitorIdSchema,
+  sessionId: sessionIdSchema.optional(),
+  visitorContext: visitorContextSchema.optional(),
+  language: languageSchema.optional(),
+  timezone: timezoneSchema.optional(),
+});
+
+export const createdSessionSchema = z.object({
+  sessionId: z.string(),
+  widgetId: z.string(),
+  visitorId: z.string(),
+  status: sessionStatusSchema,
+  createdAt: isoDateTime,
+  resumed: z.boolean(),
+});
+
+/** GET /widgets/{widgetId}/conversations/{sessionId} (spec 4.6). */
+export const sessionSchema = z.object({
+  sessionId: z.string(),
+  widgetId: z.string(),
+  visitorId: z.string(),
+  status: sessionStatusSchema,
+  messageCount: z.number().int(),
+  rating: ratingSchema.nullable(),
+  createdAt: isoDateTime,
+  resolvedAt: isoDateTime.nullable(),
+});
+
+/** POST …/end (spec 4.4). */
+export const endedSessionSchema = z.object({
+  sessionId: z.string(),
+  status: z.literal('resolved'),
+  resolvedAt: isoDateTime,
+});
+
+/** POST …/rate (spec 4.5). */
+export const rateSessionRequestSchema = z.object({ rating: ratingSchema });
+
+export const ratedSessionSchema = z.object({ sessionId: z.string(), rating: ratingSchema });
+
+export type CreateSessionRequest = z.infer<typeof createSessionRequestSchema>;
+export type CreatedSession = z.infer<typeof createdSessionSchema>;
+export type SessionView = z.infer<typeof sessionSchema>;
+export type EndedSession = z.infer<typeof endedSessionSchema>;
+export type RateSessionRequest = z.infer<typeof rateSessionRequestSchema>;
+export type RatedSession = z.infer<typeof ratedSessionSchema>;

@@ -1,0 +1,43 @@
+/** A small closed-loop load generator: `concurrency` workers each send requests back to back. */
+
+export interface LoadResult {
+  requests: number;
+  seconds: number;
+  perSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+export async function runLoad(options: {
+  concurrency: number;
+  durationMs: number;
+  /** One request; `worker` is the index of the worker sending it. */
+  send: (worker: number) => Promise<void>;
+}): Promise<LoadResult> {
+  const latencies: number[] = [];
+  const deadline = performance.now() + options.durationMs;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: options.concurrency }, async (_, worker) => {
+      while (performance.now() < deadline) {
+        const t0 = performance.now();
+        await options.send(worker);
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return {
+    requests: latencies.length,
+    seconds,
+    perSecond: latencies.length / seconds,
+    p50Ms: percentile(latencies, 50),
+    p99Ms: percentile(latencies, 99),
+  };
+}

@@ -1,0 +1,216 @@
+#!/usr/bin/env node
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { isSvcError, type Store } from '@svc/core';
+import { migrate } from '@svc/store-postgres';
+import { createAccount, setCredits } from './admin/accounts.js';
+import { createApiKey, describeKey } from './admin/keys.js';
+import { importKnowledgeBase } from './admin/knowledge.js';
+import { createWidget } from './admin/widgets.js';
+import { ConfigError, loadConfig, userDirectory, type ServerConfig } from './config.js';
+import { describeStore, openStore } from './open-store.js';
+import { startServer } from './start.js';
+
+const USAGE = `svc — Svc Conversations server and administration
+
+Usage: svc <command> [options]      (from the repository root: pnpm svc <command> …)
+
+  start [--port N] [--host H]                          Serve the API (migrates; seeds a demo on first run)
+  migrate                                              Apply database migrations
+  accounts create --name N [--credits C]               → { "id": "acct_…" }
+  credits set --account A --balance C                  Set an account's credit balance
+  widgets create --account A --name N [--knowledge-base kb_…]… [--greeting G] [--language L]
+                 [--timezone Z] [--session-ttl SECONDS]  → { "id": "wgt_…" }
+  keys create --account A --scopes s1,s2 [--callback-url U] [--reply-format markdown|text|messenger|whatsapp]
+                                                       → { "id": "key_…", "key": "sk_live_…" } (shown once)
+  keys revoke --id ID
+  keys list [--account A]
+  kb import --account A --file products.json [--name N] → { "id": "kb_…" }
+
+Every command takes --json for machine-readable output. Scopes: conversations:chat, identity:assert,
+knowledge:read, knowledge:write. The database is PostgreSQL when DATABASE_URL is set, else PGlite in
+SVC_DATA_DIR (default ./.svc-data; stop the server before using the CLI on it).`;
+
+class UsageError extends Error {}
+
+const OPTIONS = {
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  name: { type: 'string' },
+  credits: { type: 'string' },
+  account: { type: 'string' },
+  balance: { type: 'string' },
+  'knowledge-base': { type: 'string', multiple: true },
+  greeting: { type: 'string' },
+  language: { type: 'string' },
+  timezone: { type: 'string' },
+  'session-ttl': { type: 'string' },
+  scopes: { type: 'string' },
+  'callback-url': { type: 'string' },
+  'reply-format': { type: 'string' },
+  id: { type: 'string' },
+  file: { type: 'string' },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
+
+function required(values: Values, name: keyof Values): string {
+  const value = values[name];
+  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${String(name)} is required`);
+  return value;
+}
+
+function number(raw: string, flag: string): number {
+  const value = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(value)) throw new UsageError(`--${flag} must be a number; got "${raw}"`);
+  return value;
+}
+
+/** Runs a command against the store; returns what to print (JSON) and a human line. */
+async function runAdmin(command: string, values: Values, store: Store, config: ServerConfig): Promise<{ json: unknown; text: string }> {
+  switch (command) {
+    case 'migrate': {
+      const applied = await migrate(store);
+      return { json: { applied }, text: applied.length ? `Applied migrations: ${applied.join(', ')}` : 'Database is up to date.' };
+    }
+    case 'accounts create': {
+      const account = await createAccount(store, {
+        name: required(values, 'name'),
+        ...(values.credits === undefined ? {} : { credits: number(values.credits, 'credits') }),
+      });
+      return { json: { id: account.id, name: account.name, balance: account.balance }, text: `Created account ${account.id} with ${account.balance} credits.` };
+    }
+    case 'credits set': {
+      const account = await setCredits(store, required(values, 'account'), number(required(values, 'balance'), 'balance'));
+      return { json: { id: account.id, balance: account.balance }, text: `Account ${account.id} now has ${account.balance} credits.` };
+    }
+    case 'widgets create': {
+      const widget = await createWidget(store, {
+        accountId: required(values, 'account'),
+        name: required(values, 'name'),
+        knowledgeBaseIds: values['knowledge-base'] ?? [],
+        ...(values.greeting === undefined ? {} : { greeting: values.greeting }),
+        ...(values.language === undefined ? {} : { language: values.language }),
+        ...(values.timezone === undefined ? {} : { timezone: values.timezone }),
+        ...(values['session-ttl'] === undefined ? {} : { sessionTtlSeconds: number(values['session-ttl'], 'session-ttl') }),
+      });
+      return { json: { id: widget.id, name: widget.name, knowledgeBaseIds: widget.knowledgeBaseIds }, text: `Created widget ${widget.id}.` };
+    }
+    case 'keys create': {
+      const created = await createApiKey(store, {
+        accountId: required(values, 'account'),
+        scopes: required(values, 'scopes').split(',').map((s) => s.trim()).filter(Boolean),
+        callbackUrl: values['callback-url'],
+        replyFormat: values['reply-format'],
+        allowPrivateCallbacks: config.allowPrivateCallbacks,
+      });
+      const json = {
+        id: created.apiKey.id,
+        key: created.key,
+        scopes: created.apiKey.scopes,
+        ...(created.callbackSecret ? { callbackSecret: created.callbackSecret } : {}),
+      };
+      const secretLine = created.callbackSecret ? `\nCallback secret: ${created.callbackSecret}` : '';
+      return { json, text: `Created key ${created.apiKey.id}\nKey: ${created.key}${secretLine}\nStore it now: it is not shown again.` };
+    }
+    case 'keys revoke': {
+      const id = required(values, 'id');
+      if (!(await store.revokeApiKey(id, new Date()))) throw new UsageError(`No active key with id ${id}`);
+      return { json: { id, revoked: true }, text: `Revoked key ${id}.` };
+    }
+    case 'keys list': {
+      const keys = (await store.listApiKeys(values.account)).map(describeKey);
+      const text = keys.length
+        ? keys.map((k) => `${k.id}  ${k.prefix}…  ${(k.scopes as string[]).join(',')}${k.revokedAt ? '  (revoked)' : ''}`).join('\n')
+        : 'No keys.';
+      return { json: keys, text };
+    }
+    case 'kb import': {
+      const path = resolve(userDirectory(), required(values, 'file'));
+      let content: unknown;
+      try {
+        content = JSON.parse(await readFile(path, 'utf8'));
+      } catch (error) {
+        throw new UsageError(`Cannot read ${path} as JSON: ${(error as Error).message}`);
+      }
+      const result = await importKnowledgeBase(store, {
+        accountId: required(values, 'account'),
+        content,
+        ...(values.name === undefined ? {} : { name: values.name }),
+      });
+      return {
+        json: { id: result.knowledgeBase.id, products: result.products, documents: result.documents },
+        text: `Created knowledge base ${result.knowledgeBase.id} with ${result.products} products and ${result.documents} documents.`,
+      };
+    }
+    default:
+      throw new UsageError(`Unknown command "${command}"`);
+  }
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  const json = values.json === true;
+  if (values.help || positionals.length === 0) {
+    console.log(USAGE);
+    return values.help ? 0 : 2;
+  }
+  const fail = (code: string, message: string, field?: string): void => {
+    if (json) console.log(JSON.stringify({ error: { code, message, ...(field ? { field } : {}) } }));
+    else console.error(`Error: ${message}`);
+  };
+
+  try {
+    const config = loadConfig(process.env, {
+      ...(values.port === undefined ? {} : { port: number(values.port, 'port') }),
+      ...(values.host === undefined ? {} : { host: values.host }),
+    });
+    if (positionals[0] === 'start') {
+      await startServer(config);
+      return -1; // keeps running
+    }
+    const command = positionals.slice(0, 2).join(' ');
+    const store = await openStore(config);
+    try {
+      const result = await runAdmin(positionals[0] === 'migrate' ? 'migrate' : command, values, store, config);
+      console.log(json ? JSON.stringify(result.json, null, 2) : result.text);
+      if (!json && positionals[0] !== 'migrate' && positionals[1] !== 'list') console.error(`(${describeStore(config)})`);
+      return 0;
+    } finally {
+      await store.close();
+    }
+  } catch (error) {
+    if (error instanceof UsageError) {
+      fail('usage', error.message);
+      if (!json) console.error(`\n${USAGE}`);
+      return 2;
+    }
+    if (error instanceof ConfigError) {
+      fail('config', error.message);
+      return 2;
+    }
+    if (isSvcError(error)) {
+      fail(error.code, error.message, error.field);
+      return 1;
+    }
+    fail('failed', (error as Error).message ?? String(error));
+    return 1;
+  }
+}
+
+const invokedDirectly = process.argv[1] !== undefined && import.meta.url === new URL(`file://${resolve(process.argv[1])}`).href;
+if (invokedDirectly) {
+  main(process.argv.slice(2)).then((code) => {
+    if (code >= 0) process.exit(code);
+  });
+}

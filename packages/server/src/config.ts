@@ -1,0 +1,69 @@
+import { isAbsolute, resolve } from 'node:path';
+
+/** Server settings, all from the environment (README "Configuration"), resolved and checked in one place. */
+export interface ServerConfig {
+  port: number;
+  host: string;
+  /** PostgreSQL connection string; when absent the embedded PGlite database in `dataDir` is used. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  syncTimeoutMs: number;
+  agentTimeoutMs: number;
+  /** Key for pagination cursors; when absent one is generated once and kept in the database. */
+  cursorSecret: string | undefined;
+  sweepIntervalMs: number;
+  logLevel: string;
+  /** Seed a demo account, widget, knowledge base and key on first start. */
+  seedDemo: boolean;
+  /** Allow http:// and private-network callback URLs (development and tests only). */
+  allowPrivateCallbacks: boolean;
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}; got "${raw}".`);
+  }
+  return value;
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be true or false; got "${env[name]}".`);
+}
+
+/** `pnpm start` runs in packages/server; relative paths mean the directory the user typed the command in. */
+export function userDirectory(env: NodeJS.ProcessEnv = process.env): string {
+  return env.INIT_CWD ?? process.cwd();
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<ServerConfig> = {}): ServerConfig {
+  const dataDir = env.SVC_DATA_DIR || '.svc-data';
+  const cursorSecret = env.SVC_CURSOR_SECRET || undefined;
+  if (cursorSecret !== undefined && cursorSecret.length < 16) {
+    throw new ConfigError('SVC_CURSOR_SECRET must be at least 16 characters.');
+  }
+  return {
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    host: env.HOST || '127.0.0.1',
+    databaseUrl: env.DATABASE_URL || undefined,
+    dataDir: isAbsolute(dataDir) ? dataDir : resolve(userDirectory(env), dataDir),
+    syncTimeoutMs: integer(env, 'SVC_SYNC_TIMEOUT_MS', 25_000, 100, 600_000),
+    agentTimeoutMs: integer(env, 'SVC_AGENT_TIMEOUT_MS', 120_000, 1_000, 3_600_000),
+    cursorSecret,
+    sweepIntervalMs: integer(env, 'SVC_SWEEP_INTERVAL_MS', 60_000, 100, 86_400_000),
+    logLevel: env.LOG_LEVEL || 'info',
+    seedDemo: flag(env, 'SVC_SEED_DEMO', true),
+    allowPrivateCallbacks: flag(env, 'SVC_ALLOW_PRIVATE_CALLBACKS', false),
+    ...overrides,
+  };
+}

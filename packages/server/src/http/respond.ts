@@ -1,0 +1,21 @@
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { toSvcError, type EngineResult, type PageResult } from '@svc/core';
+
+/** The envelopes of spec 2.7. Every response carries `meta.creditsConsumed`, errors included (0). */
+
+export function sendResult<T>(c: Context, result: EngineResult<T>): Response {
+  return c.json({ data: result.data, meta: { creditsConsumed: result.creditsConsumed } }, result.status);
+}
+
+export function sendPage<T>(c: Context, result: PageResult<T>): Response {
+  return c.json(
+    { data: result.data, pagination: result.pagination, meta: { creditsConsumed: result.creditsConsumed } },
+    result.status,
+  );
+}
+
+export function errorBody(error: unknown): { status: ContentfulStatusCode; body: unknown } {
+  const svc = toSvcError(error);
+  return { status: svc.status as ContentfulStatusCode, body: { error: svc.toJSON(), meta: { creditsConsumed: 0 } } };
+}

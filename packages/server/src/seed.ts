@@ -1,0 +1,37 @@
+import { DEMO_FORMS, DEMO_KNOWLEDGE } from '@svc/agents';
+import type { Store } from '@svc/core';
+import { createAccount } from './admin/accounts.js';
+import { createApiKey } from './admin/keys.js';
+import { importKnowledgeBase } from './admin/knowledge.js';
+import { createWidget } from './admin/widgets.js';
+
+export interface DemoSeed {
+  accountId: string;
+  widgetId: string;
+  knowledgeBaseId: string;
+  keyId: string;
+  /** Shown once: only the hash is stored. */
+  apiKey: string;
+}
+
+/**
+ * First start on an empty database: a demo account with credits, a widget answering from a small shop
+ * knowledge base, and a server key with every scope. Returns null when the database already has keys.
+ */
+export async function seedDemo(store: Store): Promise<DemoSeed | null> {
+  if ((await store.listApiKeys()).length > 0) return null;
+  const account = await createAccount(store, { name: 'Demo', credits: 10_000 });
+  const { knowledgeBase } = await importKnowledgeBase(store, { accountId: account.id, content: DEMO_KNOWLEDGE });
+  const widget = await createWidget(store, {
+    accountId: account.id,
+    name: 'Northwind Assistant',
+    knowledgeBaseIds: [knowledgeBase.id],
+    greeting: "Hi! I'm the Northwind Outfitters assistant. Ask me about our gear, shipping, returns or sizing.",
+    forms: DEMO_FORMS,
+  });
+  const { apiKey, key } = await createApiKey(store, {
+    accountId: account.id,
+    scopes: ['conversations:chat', 'identity:assert', 'knowledge:read', 'knowledge:write'],
+  });
+  return { accountId: account.id, widgetId: widget.id, knowledgeBaseId: knowledgeBase.id, keyId: apiKey.id, apiKey: key };
+}

@@ -1,0 +1,52 @@
+import { migrate } from '@svc/store-postgres';
+import type { ServerConfig } from './config.js';
+import { createLogger } from './logger.js';
+import { listen, type RunningServer } from './node-server.js';
+import { describeStore, openStore } from './open-store.js';
+import { createRuntime } from './runtime.js';
+import { seedDemo, type DemoSeed } from './seed.js';
+
+function banner(url: string, seed: DemoSeed | null, storeName: string): string {
+  const lines = [`Svc Conversations listening on ${url} (${storeName})`];
+  if (seed) {
+    lines.push(
+      '',
+      'First run: seeded a demo account, widget and knowledge base.',
+      `  Account:        ${seed.accountId}`,
+      `  Widget:         ${seed.widgetId}`,
+      `  Knowledge base: ${seed.knowledgeBaseId}`,
+      `  API key:        ${seed.apiKey}   (shown once; only its hash is stored)`,
+      '',
+      'Try it:',
+      `  curl -s -X POST ${url}/widgets/${seed.widgetId}/conversations \\`,
+      `    -H 'X-API-Key: ${seed.apiKey}' -H 'Content-Type: application/json' \\`,
+      `    -d '{"visitorId":"visitor-1"}'`,
+    );
+  }
+  return lines.join('\n');
+}
+
+/** `svc start`: open and migrate the database, seed a demo on first run, serve until SIGINT/SIGTERM. */
+export async function startServer(config: ServerConfig): Promise<RunningServer> {
+  const logger = createLogger(config.logLevel);
+  const store = await openStore(config);
+  await migrate(store);
+  const seed = config.seedDemo ? await seedDemo(store) : null;
+  const runtime = await createRuntime({ config, store, logger });
+  const server = await listen(runtime, config);
+  // The banner is for the person at the terminal; logs stay JSON on stdout.
+  process.stderr.write(`${banner(server.url, seed, describeStore(config))}\n`);
+
+  let stopping = false;
+  const stop = async (signal: string): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    await server.close().catch(() => undefined);
+    await store.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  return server;
+}
