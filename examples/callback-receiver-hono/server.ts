@@ -1,0 +1,26 @@
+import { serve } from '@hono/node-server';
+import { createReceiverApp } from './app.js';
+
+// Set the secret the Svc server showed when the API key was created: SVC_CALLBACK_SECRET=whsec_… pnpm start
+const secret = process.env.SVC_CALLBACK_SECRET;
+if (!secret) {
+  console.error('Set SVC_CALLBACK_SECRET to the callback secret of your Svc API key.');
+  process.exit(1);
+}
+
+const app = createReceiverApp({
+  secret,
+  onEvent: ({ event, deliveryId }) => {
+    // `event.event` narrows the payload: a reply to show, or a failure to report.
+    if (event.event === 'message.completed') {
+      console.log(`[${deliveryId}] reply in ${event.sessionId}: ${event.data.content}`);
+    } else {
+      console.log(`[${deliveryId}] turn failed in ${event.sessionId}: ${event.error.code} ${event.error.message}`);
+    }
+  },
+});
+
+// On Bun, Deno or Workers, export `app` (or `app.fetch`) instead: the handler is plain web Request → Response.
+serve({ fetch: app.fetch, port: Number(process.env.PORT ?? 4002) }, ({ port }) => {
+  console.log(`Callback receiver on http://localhost:${port}/svc/callbacks`);
+});

@@ -1,0 +1,108 @@
+/**
+ * The fixed sentences of the local agent, per language. Arguments arrive already escaped Markdown; the
+ * phrases only add plain words around them.
+ */
+export interface Phrases {
+  /** Used when the widget has no greeting of its own in this language. Names like `Acme Assistant` must read well. */
+  greeting(widgetName: string): string;
+  greetingHint: string;
+  thanks: string;
+  farewell: string;
+  /** `topic` is the visitor's key words, escaped, or null when there were none. */
+  notFound(topic: string | null): string;
+  notFoundHint: string;
+  /** Offered after a miss when a form can put the visitor in touch with a person. */
+  formHint(trigger: string): string;
+  formLeadIn(title: string): string;
+  source: string;
+  /** Products answer the question on their own. */
+  productsLead(list: string): string;
+  /** Products follow an answer from a document. */
+  productsAlso(list: string): string;
+}
+
+const en: Phrases = {
+  greeting: (name) => `Hello! You're chatting with ${name}.`,
+  greetingHint: 'Ask me anything about our products, orders or services and I will look it up for you.',
+  thanks: "You're welcome! Is there anything else I can help you with?",
+  farewell: 'Thank you for chatting with us. Goodbye, and have a great day!',
+  notFound: (topic) =>
+    topic === null
+      ? "I couldn't find that in our knowledge base."
+      : `I couldn't find anything about “${topic}” in our knowledge base.`,
+  notFoundHint: 'Could you rephrase your question, or ask about another topic?',
+  formHint: (trigger) => `If you'd rather talk to a person, just say “${trigger}”.`,
+  formLeadIn: (title) => `Sure! Please fill in the form below (**${title}**) and we'll get back to you.`,
+  source: 'Source',
+  productsLead: (list) => `Here is what I found in our catalogue: ${list}.`,
+  productsAlso: (list) => `Related products: ${list}.`,
+};
+
+const fr: Phrases = {
+  greeting: (name) => `Bonjour ! Vous discutez avec ${name}.`,
+  greetingHint: 'Posez-moi vos questions sur nos produits, vos commandes ou nos services, je cherche pour vous.',
+  thanks: 'Avec plaisir ! Puis-je vous aider pour autre chose ?',
+  farewell: "Merci d'avoir discuté avec nous. Au revoir et bonne journée !",
+  notFound: (topic) =>
+    topic === null
+      ? "Je n'ai pas trouvé cela dans notre base de connaissances."
+      : `Je n'ai rien trouvé sur « ${topic} » dans notre base de connaissances.`,
+  notFoundHint: 'Pourriez-vous reformuler votre question, ou poser une question sur un autre sujet ?',
+  formHint: (trigger) => `Si vous préférez parler à une personne, écrivez simplement « ${trigger} ».`,
+  formLeadIn: (title) => `Bien sûr ! Remplissez le formulaire ci-dessous (**${title}**) et nous reviendrons vers vous.`,
+  source: 'Source',
+  productsLead: (list) => `Voici ce que j'ai trouvé dans notre catalogue : ${list}.`,
+  productsAlso: (list) => `Produits associés : ${list}.`,
+};
+
+const de: Phrases = {
+  greeting: (name) => `Hallo! Sie chatten mit ${name}.`,
+  greetingHint: 'Fragen Sie mich zu unseren Produkten, Bestellungen oder Leistungen, ich schaue für Sie nach.',
+  thanks: 'Gern geschehen! Kann ich Ihnen sonst noch helfen?',
+  farewell: 'Danke für das Gespräch. Auf Wiedersehen und einen schönen Tag!',
+  notFound: (topic) =>
+    topic === null
+      ? 'Dazu habe ich in unserer Wissensdatenbank nichts gefunden.'
+      : `Zu „${topic}“ habe ich in unserer Wissensdatenbank nichts gefunden.`,
+  notFoundHint: 'Könnten Sie Ihre Frage anders formulieren oder nach einem anderen Thema fragen?',
+  formHint: (trigger) => `Wenn Sie lieber mit einem Menschen sprechen möchten, schreiben Sie einfach „${trigger}“.`,
+  formLeadIn: (title) => `Gern! Bitte füllen Sie das Formular unten aus (**${title}**), wir melden uns bei Ihnen.`,
+  source: 'Quelle',
+  productsLead: (list) => `Das habe ich in unserem Sortiment gefunden: ${list}.`,
+  productsAlso: (list) => `Passende Produkte: ${list}.`,
+};
+
+const es: Phrases = {
+  greeting: (name) => `¡Hola! Estás hablando con ${name}.`,
+  greetingHint: 'Pregúntame lo que quieras sobre nuestros productos, pedidos o servicios y lo buscaré por ti.',
+  thanks: '¡De nada! ¿Puedo ayudarte con algo más?',
+  farewell: 'Gracias por hablar con nosotros. ¡Adiós y que tengas un buen día!',
+  notFound: (topic) =>
+    topic === null
+      ? 'No he encontrado eso en nuestra base de conocimientos.'
+      : `No he encontrado nada sobre «${topic}» en nuestra base de conocimientos.`,
+  notFoundHint: '¿Podrías reformular la pregunta o preguntar por otro tema?',
+  formHint: (trigger) => `Si prefieres hablar con una persona, escribe «${trigger}».`,
+  formLeadIn: (title) => `¡Claro! Rellena el formulario de abajo (**${title}**) y nos pondremos en contacto contigo.`,
+  source: 'Fuente',
+  productsLead: (list) => `Esto es lo que he encontrado en nuestro catálogo: ${list}.`,
+  productsAlso: (list) => `Productos relacionados: ${list}.`,
+};
+
+// A Map, not an object: a language tag such as `constructor` must not find an inherited property.
+const PHRASES: ReadonlyMap<string, Phrases> = new Map([
+  ['en', en],
+  ['fr', fr],
+  ['de', de],
+  ['es', es],
+]);
+
+/** The primary subtag of a BCP 47 tag, lower case: `fr-CA` → `fr`. */
+export function primaryLanguage(tag: string): string {
+  return tag.trim().split(/[-_]/)[0]?.toLowerCase() ?? '';
+}
+
+/** Phrases for a BCP 47 language, English when the language has none. */
+export function phrasesFor(language: string): Phrases {
+  return PHRASES.get(primaryLanguage(language)) ?? en;
+}

@@ -1,0 +1,86 @@
+/**
+ * The delivery payloads, declared here rather than imported from `@svc/core` so the package keeps zero runtime
+ * dependencies and its published types stand alone. `event-shape.ts` checks every field typed here.
+ */
+
+/** The eight buckets of spec 2.6, all present in every reply (`plugin` was `api` before release 1.31.0). */
+export interface CallbackCredits {
+  chat: number;
+  retrieval: number;
+  orchestration: number;
+  embedding: number;
+  rerank: number;
+  plugin: number;
+  pluginRerank: number;
+  crawler: number;
+}
+
+export interface CallbackUsage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/** Spec 2.4 shows `id`, `name` and `price`; the server may send more fields (currency, url, imageUrl…). */
+export interface CallbackProduct {
+  id: string;
+  name: string;
+  price: number;
+  [field: string]: unknown;
+}
+
+/** Item shape not fixed by the spec; the server sends `{ type, label, value?, url? }`. */
+export interface CallbackAction {
+  [field: string]: unknown;
+}
+
+/** A dynamic form surfaced by the reply (DESIGN.md 4, "Forms"): answer it with a form submission. */
+export interface CallbackForm {
+  formId: string;
+  title: string;
+  questions: Array<{ id: string; label: string; kind: string; required: boolean; [field: string]: unknown }>;
+}
+
+/** `message.completed` (spec 6): the AI reply to a callback-mode message or form submission is ready. */
+export interface MessageCompletedEvent {
+  event: 'message.completed';
+  messageId: string;
+  sessionId: string;
+  widgetId: string;
+  data: {
+    content: string;
+    products: CallbackProduct[];
+    actions: CallbackAction[];
+    /** Present when the AI surfaced a form. */
+    forms?: CallbackForm[];
+    sessionEnded: boolean;
+    credits: CallbackCredits;
+    usage: CallbackUsage;
+  };
+}
+
+/** `message.failed` (DESIGN.md 5): processing failed; the user's message is stored, no reply was produced. */
+export interface MessageFailedEvent {
+  event: 'message.failed';
+  messageId: null;
+  sessionId: string;
+  widgetId: string;
+  error: { code: string; message: string };
+}
+
+/** Discriminated on `event`: `switch (callback.event.event)` narrows to the payload. */
+export type CallbackEvent = MessageCompletedEvent | MessageFailedEvent;
+
+export type CallbackEventName = CallbackEvent['event'];
+
+/** A delivery that passed every check. */
+export interface VerifiedCallback {
+  event: CallbackEvent;
+  /**
+   * `X-Svc-Delivery`: the same on every retry of one delivery. Retries happen when your 2xx did not arrive in
+   * time, so record it and skip ids already handled. It is not covered by the signature: it de-duplicates
+   * retries, while replays are bounded by the timestamp tolerance.
+   */
+  deliveryId: string;
+  /** `X-Svc-Timestamp`, Unix seconds of this attempt. */
+  timestamp: number;
+}
