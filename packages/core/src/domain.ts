@@ -49,6 +49,14 @@ export interface WidgetTheme {
   position?: 'bottom-right' | 'bottom-left';
 }
 
+/** A secret that signs the widget's identity tokens (HS256). Rotation keeps the old one until it retires. */
+export interface IdentitySecret {
+  secret: string;
+  createdAt: Date;
+  /** After this instant tokens signed with it are refused; null while it is the current secret. */
+  retiresAt: Date | null;
+}
+
 export interface Widget {
   id: string;
   accountId: string;
@@ -65,6 +73,8 @@ export interface Widget {
   /** Inactivity after which an active session expires. */
   sessionTtlSeconds: number;
   theme: WidgetTheme;
+  /** Newest first. Empty: the widget accepts no identity tokens. */
+  identitySecrets: IdentitySecret[];
   createdAt: Date;
 }
 
@@ -123,6 +133,8 @@ export interface Session {
   resolvedAt: Date | null;
   /** Form surfaced by the last reply and not yet answered. */
   pendingFormId: string | null;
+  /** The verified `sub` the session was created with (widget identity token); others may not use it. */
+  identitySub: string | null;
 }
 
 export interface Product {

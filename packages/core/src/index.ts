@@ -18,6 +18,7 @@ export type {
   ApiKeyKind,
   FormDefinition,
   FormQuestion,
+  IdentitySecret,
   KnowledgeBase,
   KnowledgeDocument,
   LedgerEntry,
@@ -103,3 +104,14 @@ export { formDefinitionSchema, formQuestionSchema, formSubmissionRequestSchema, 
 export type { FormSubmissionRequest } from './schemas/form.js';
 export { productSchema } from './schemas/product.js';
 export type { ProductInput } from './schemas/product.js';
+export type {
+  CallbackEventName,
+  CallbackOps,
+  ClaimQuery,
+  Delivery,
+  DeliveryAttempt,
+  DeliveryStatus,
+  TurnJob,
+  TurnJobStatus,
+} from './store/callback-store.js';
+export { MAX_TURN_ATTEMPTS, completedPayload, failedPayload } from './engine/callback-turns.js';

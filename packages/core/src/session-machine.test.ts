@@ -19,6 +19,7 @@ const session = (over: Partial<Session> = {}): Session => ({
   expiresAt: new Date(T0.getTime() + 60_000),
   resolvedAt: null,
   pendingFormId: null,
+  identitySub: null,
   ...over,
 });
 

@@ -28,6 +28,8 @@ export interface EngineContext {
   logger: EngineLogger;
   /** Converts the agent's Markdown into the caller's reply format (spec 5.1.4). */
   formatReply: ReplyFormatter;
+  /** Told when durable work was queued, so workers in this process start at once instead of at their next poll. */
+  onWork?: (kind: 'turn' | 'delivery') => void;
 }
 
 export type ReplyFormatter = (markdown: string, format: ReplyFormat) => string;

@@ -10,6 +10,8 @@ import { listMessages, listProducts, type ListQueryInput } from './lists.js';
 import { sendMessage, submitForm } from './messages.js';
 import { createSession, endSession, getSession, rateSession } from './sessions.js';
 import type { TurnResult } from './turn.js';
+import { processTurnJob } from './callback-turns.js';
+import type { TurnJob } from '../store/callback-store.js';
 import type { CreatedSession, EndedSession, RatedSession, SessionView } from '../schemas/session.js';
 import type { HistoryItem } from '../schemas/message.js';
 import type { ProductInput } from '../schemas/product.js';
@@ -31,6 +33,8 @@ export interface EngineOptions {
   logger?: EngineLogger;
   /** Markdown → reply format conversion; without one every caller gets Markdown. */
   formatReply?: ReplyFormatter;
+  /** Told when callback work is queued, to wake this process's workers. */
+  onWork?: (kind: 'turn' | 'delivery') => void;
 }
 
 /** The conversations service: one method per endpoint of spec section 4, no HTTP in sight. */
@@ -45,6 +49,8 @@ export interface Engine {
   listProducts(principal: Principal, knowledgeBaseId: string, query: ListQueryInput): Promise<PageResult<ProductInput>>;
   /** Marks sessions idle past their TTL as expired; returns how many. Run periodically. */
   expireIdleSessions(): Promise<number>;
+  /** Runs a claimed callback turn job to its end (reply, debit, delivery). */
+  processTurnJob(job: TurnJob): Promise<void>;
 }
 
 /**
@@ -65,6 +71,7 @@ export function createEngine(options: EngineOptions): Engine {
     historyWindow: options.historyWindow ?? 20,
     logger: options.logger ?? { error: (message, details) => console.error(message, details) },
     formatReply: options.formatReply ?? ((markdown) => markdown),
+    ...(options.onWork ? { onWork: options.onWork } : {}),
   };
   return {
     createSession: (p, w, body) => createSession(ctx, p, w, body),
@@ -76,5 +83,6 @@ export function createEngine(options: EngineOptions): Engine {
     getSession: (p, w, s) => getSession(ctx, p, w, s),
     listProducts: (p, kb, query) => listProducts(ctx, p, kb, query),
     expireIdleSessions: () => ctx.store.expireSessions(ctx.clock.now()),
+    processTurnJob: (job) => processTurnJob(ctx, job),
   };
 }

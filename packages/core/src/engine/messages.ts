@@ -6,7 +6,8 @@ import { sendMessageRequestSchema } from '../schemas/message.js';
 import { parseInput } from '../schemas/validate.js';
 import { loadWidget, requireScope } from './access.js';
 import type { EngineContext } from './context.js';
-import { runTurn, type TurnResult } from './turn.js';
+import { enqueueTurn } from './callback-turns.js';
+import { runTurn, type TurnInput, type TurnResult } from './turn.js';
 
 /**
  * Spec 5.3.1: `identity` from a key without `identity:assert` is refused, never ignored. Checked before the
@@ -27,16 +28,17 @@ function requireIdentityScope(principal: Principal, body: unknown): void {
   }
 }
 
+/** Spec 4.2 / 7: callback mode needs a callback URL on the key (public keys never have one). */
 function requireCallbackUrl(principal: Principal, responseType: 'sync' | 'callback' | undefined): void {
-  if (responseType !== 'callback') return;
-  // Callback delivery workers are not part of this release yet: refuse clearly rather than accept and drop.
-  throw new SvcError(
-    'callback_not_configured',
-    principal.callbackUrl
-      ? 'Callback delivery is not enabled on this server yet; use response_type "sync".'
-      : 'response_type "callback" needs a callback URL on the API key; configure one or use "sync".',
-    { field: 'response_type' },
-  );
+  if (responseType !== 'callback' || principal.callbackUrl) return;
+  throw new SvcError('callback_not_configured', 'response_type "callback" needs a callback URL on the API key; configure one or use "sync".', {
+    field: 'response_type',
+  });
+}
+
+/** Sync turns answer inline; callback turns are queued and answered 202 (spec 4.2). */
+function dispatch(ctx: EngineContext, responseType: 'sync' | 'callback' | undefined, input: TurnInput, kind: 'message' | 'form'): Promise<TurnResult> {
+  return responseType === 'callback' ? enqueueTurn(ctx, { ...input, kind }) : runTurn(ctx, input);
 }
 
 /** POST …/messages (spec 4.2). */
@@ -52,7 +54,7 @@ export async function sendMessage(
   const input = parseInput(sendMessageRequestSchema, body);
   requireCallbackUrl(principal, input.response_type);
   const widget = await loadWidget(ctx, principal, widgetId);
-  return runTurn(ctx, {
+  const turn: TurnInput = {
     principal,
     widget,
     sessionId,
@@ -60,7 +62,8 @@ export async function sendMessage(
     visitorContext: input.visitorContext,
     identity: input.identity ?? null,
     timezone: input.timezone,
-  });
+  };
+  return dispatch(ctx, input.response_type, turn, 'message');
 }
 
 /**
@@ -79,7 +82,7 @@ export async function submitForm(
   const input = parseInput(formSubmissionRequestSchema, body);
   requireCallbackUrl(principal, input.response_type);
   const widget = await loadWidget(ctx, principal, widgetId);
-  return runTurn(ctx, {
+  return dispatch(ctx, input.response_type, {
     principal,
     widget,
     sessionId,
@@ -103,5 +106,5 @@ export async function submitForm(
       const answers = validateAnswers(form, input.answers, input.timezone ?? session.timezone ?? widget.timezone);
       return renderAnswers(form, answers);
     },
-  });
+  }, 'form');
 }

@@ -70,6 +70,7 @@ export async function createSession(
       expiresAt: new Date(now.getTime() + widget.sessionTtlSeconds * 1000),
       resolvedAt: null,
       pendingFormId: null,
+      identitySub: null,
     };
     const creditsConsumed = await ctx.store.transaction(async (tx) => {
       const { inserted } = await tx.insertSession(session);

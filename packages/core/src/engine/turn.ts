@@ -4,6 +4,7 @@ import type { Principal, Session, StoredMessage, VisitorContext, Widget } from '
 import { SvcError, isSvcError } from '../errors.js';
 import type { MessageReply, ProcessingReply } from '../schemas/message.js';
 import { assertAcceptsMessages, resolveByAgent, touch } from '../session-machine.js';
+import type { StoreOps } from '../store/store.js';
 import { loadSession, requireCredits } from './access.js';
 import { charge } from './billing.js';
 import type { EngineContext, EngineResult } from './context.js';
@@ -28,12 +29,44 @@ export interface TurnInput {
 
 export type TurnResult = EngineResult<MessageReply | ProcessingReply>;
 
+/** Writes added to the transaction that stores the visitor's message (callback mode queues its job there). */
+export type WithUserMessage = (tx: StoreOps, userMessage: StoredMessage, session: Session) => Promise<void>;
+
 /**
- * One turn (DESIGN.md section 3): under the session lock, check the session and balance, store the user message,
- * run the agent, then store the reply, update the session and debit credits in one transaction.
- *
- * The caller is answered with the reply, or with 202 `processing` once the sync wait runs out; the turn itself
- * finishes either way and keeps the session locked until it has, so turns never overlap.
+ * The first half of every turn, under the session lock: check the session and the balance, then store the
+ * visitor's message (and whatever `extra` adds) in one transaction. A later failure never loses the message.
+ */
+export async function storeUserMessage(
+  ctx: EngineContext,
+  input: TurnInput,
+  extra?: WithUserMessage,
+): Promise<{ session: Session; userMessage: StoredMessage }> {
+  const { principal, widget, sessionId } = input;
+  const session = await loadSession(ctx, widget, sessionId);
+  assertAcceptsMessages(session);
+  const userContent = input.precheck?.(session) ?? input.userContent;
+  await requireCredits(ctx, principal.accountId);
+
+  const now = ctx.clock.now();
+  const userMessage = newMessage(ctx, session, { seq: session.messageCount + 1, role: 'user', content: userContent, createdAt: now });
+  const touched = touch({ ...session, messageCount: userMessage.seq }, now, widget.sessionTtlSeconds);
+  await ctx.store.transaction(async (tx) => {
+    await tx.insertMessage(userMessage);
+    await tx.updateSession(widget.id, sessionId, {
+      messageCount: touched.messageCount,
+      lastActivityAt: touched.lastActivityAt,
+      expiresAt: touched.expiresAt,
+    });
+    if (input.visitorContext) await tx.upsertVisitor(principal.accountId, session.visitorId, input.visitorContext, now);
+    await extra?.(tx, userMessage, touched);
+  });
+  return { session: touched, userMessage };
+}
+
+/**
+ * A sync turn (DESIGN.md section 3). The caller is answered with the reply, or with 202 `processing` once the
+ * sync wait runs out; the turn itself finishes either way and holds the session lock until it has, so turns
+ * never overlap.
  */
 export function runTurn(ctx: EngineContext, input: TurnInput): Promise<TurnResult> {
   const { principal, widget, sessionId } = input;
@@ -48,43 +81,20 @@ export function runTurn(ctx: EngineContext, input: TurnInput): Promise<TurnResul
 
     ctx.store
       .withLock(sessionLock(widget.id, sessionId), async () => {
-        const session = await loadSession(ctx, widget, sessionId);
-        assertAcceptsMessages(session);
-        const userContent = input.precheck?.(session) ?? input.userContent;
-        await requireCredits(ctx, principal.accountId);
-
-        const started = ctx.clock.now();
-        const userMessage = message(ctx, session, {
-          seq: session.messageCount + 1,
-          role: 'user',
-          content: userContent,
-          createdAt: started,
-        });
-        const touched = touch({ ...session, messageCount: userMessage.seq }, started, widget.sessionTtlSeconds);
-        await ctx.store.transaction(async (tx) => {
-          await tx.insertMessage(userMessage);
-          await tx.updateSession(widget.id, sessionId, {
-            messageCount: touched.messageCount,
-            lastActivityAt: touched.lastActivityAt,
-            expiresAt: touched.expiresAt,
-          });
-          if (input.visitorContext) await tx.upsertVisitor(principal.accountId, session.visitorId, input.visitorContext, started);
-        });
-
+        const { session, userMessage } = await storeUserMessage(ctx, input);
         // The reply's id is fixed now so a 202 can name where the reply will land.
-        const replyId = ctx.ids.sortable('msg', started);
+        const replyId = ctx.ids.sortable('msg', userMessage.createdAt);
         const timer = setTimeout(() => {
           answer(() => resolve({ status: 202, data: { messageId: replyId, status: 'processing' }, creditsConsumed: 0 }));
         }, ctx.syncTimeoutMs);
 
         try {
-          const reply = await callAgent(ctx, input, touched, userMessage);
-          const { stored, creditsConsumed } = await commitReply(ctx, input, touched, replyId, reply);
-          answer(() =>
-            resolve({ status: 200, data: replyView(stored, { format: principal.replyFormat, formatReply: ctx.formatReply }), creditsConsumed }),
-          );
+          const reply = await callAgent(ctx, { widget, session, userMessage, identity: input.identity, timezone: input.timezone });
+          const { stored, creditsConsumed } = await commitReply(ctx, { accountId: principal.accountId, session, replyId, reply });
+          const data = replyView(stored, { format: principal.replyFormat, formatReply: ctx.formatReply });
+          answer(() => resolve({ status: 200, data, creditsConsumed }));
         } catch (error) {
-          const failure = isSvcError(error) ? error : new SvcError('agent_unavailable', 'The AI could not answer this message; your message was kept. Try again.', { cause: error });
+          const failure = agentFailure(error);
           if (!answer(() => reject(failure))) {
             ctx.logger.error('turn failed after the caller was answered with 202', {
               widgetId: widget.id,
@@ -103,10 +113,25 @@ export function runTurn(ctx: EngineContext, input: TurnInput): Promise<TurnResul
   });
 }
 
-async function callAgent(ctx: EngineContext, input: TurnInput, session: Session, userMessage: StoredMessage): Promise<AgentReply> {
-  const history = (await ctx.store.recentMessages({ widgetId: session.widgetId, sessionId: session.id, limit: ctx.historyWindow + 1 })).filter(
-    (m) => m.id !== userMessage.id,
-  );
+/** Anything an agent throws becomes `agent_unavailable`; its details stay in the log. */
+export function agentFailure(error: unknown): SvcError {
+  return isSvcError(error)
+    ? error
+    : new SvcError('agent_unavailable', 'The AI could not answer this message; your message was kept. Try again.', { cause: error });
+}
+
+export interface AgentCall {
+  widget: Widget;
+  session: Session;
+  userMessage: StoredMessage;
+  identity: IdentityClaims | null;
+  timezone: string | undefined;
+}
+
+export async function callAgent(ctx: EngineContext, call: AgentCall): Promise<AgentReply> {
+  const { widget, session, userMessage } = call;
+  const recent = await ctx.store.recentMessages({ widgetId: session.widgetId, sessionId: session.id, limit: ctx.historyWindow + 16 });
+  const history = recent.filter((m) => m.seq < userMessage.seq).slice(-ctx.historyWindow);
   const visitor = await ctx.store.getVisitor(session.accountId, session.visitorId);
   const controller = new AbortController();
   const hardStop = setTimeout(() => {
@@ -114,14 +139,14 @@ async function callAgent(ctx: EngineContext, input: TurnInput, session: Session,
   }, ctx.agentTimeoutMs);
   try {
     return await ctx.agent.reply({
-      widget: input.widget,
+      widget,
       session,
-      history: history.slice(-ctx.historyWindow),
+      history,
       message: userMessage.content,
-      visitorContext: visitor?.context ?? input.visitorContext ?? {},
-      identity: input.identity,
-      language: session.language ?? input.widget.language,
-      timezone: input.timezone ?? session.timezone ?? input.widget.timezone,
+      visitorContext: visitor?.context ?? {},
+      identity: call.identity,
+      language: session.language ?? widget.language,
+      timezone: call.timezone ?? session.timezone ?? widget.timezone,
       now: ctx.clock.now(),
       signal: controller.signal,
     });
@@ -133,17 +158,24 @@ async function callAgent(ctx: EngineContext, input: TurnInput, session: Session,
   }
 }
 
-async function commitReply(
-  ctx: EngineContext,
-  input: TurnInput,
-  session: Session,
-  replyId: string,
-  reply: AgentReply,
-): Promise<{ stored: StoredMessage; creditsConsumed: number }> {
+export interface ReplyCommit {
+  accountId: string;
+  session: Session;
+  replyId: string;
+  reply: AgentReply;
+  /** More writes for the same transaction (callback mode: the delivery and the job's end). */
+  extra?: (tx: StoreOps, stored: StoredMessage) => Promise<void>;
+}
+
+/** The second half of a turn: reply, session update, debit and ledger row in one transaction. */
+export async function commitReply(ctx: EngineContext, commit: ReplyCommit): Promise<{ stored: StoredMessage; creditsConsumed: number }> {
+  const { session, replyId, reply } = commit;
   const at = ctx.clock.now();
+  // Read again under the lock: other turns may have added messages since this one's visitor message.
+  const current = (await ctx.store.getSession(session.widgetId, session.id)) ?? session;
   const credits = priceTurn(ctx.pricing, reply.usage, reply.meters);
   const stored: StoredMessage = {
-    ...message(ctx, session, { seq: session.messageCount + 1, role: 'assistant', content: reply.content, createdAt: at }),
+    ...newMessage(ctx, current, { seq: current.messageCount + 1, role: 'assistant', content: reply.content, createdAt: at }),
     id: replyId,
     products: reply.products,
     actions: reply.actions,
@@ -152,7 +184,7 @@ async function commitReply(
     credits,
     usage: reply.usage,
   };
-  let next: Session = { ...session, messageCount: stored.seq, pendingFormId: reply.forms[0]?.formId ?? null };
+  let next: Session = { ...current, messageCount: stored.seq, pendingFormId: reply.forms[0]?.formId ?? null };
   if (reply.sessionEnded) next = resolveByAgent(next, at);
 
   const creditsConsumed = await ctx.store.transaction(async (tx) => {
@@ -163,19 +195,21 @@ async function commitReply(
       status: next.status,
       resolvedAt: next.resolvedAt,
     });
-    return charge(ctx, tx, {
-      accountId: input.principal.accountId,
+    const total = await charge(ctx, tx, {
+      accountId: commit.accountId,
       operation: 'message.turn',
       credits,
       widgetId: session.widgetId,
       sessionId: session.id,
       messageId: replyId,
     });
+    await commit.extra?.(tx, stored);
+    return total;
   });
   return { stored, creditsConsumed };
 }
 
-function message(
+export function newMessage(
   ctx: EngineContext,
   session: Session,
   fields: Pick<StoredMessage, 'seq' | 'role' | 'content' | 'createdAt'>,

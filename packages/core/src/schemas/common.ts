@@ -14,7 +14,9 @@ export const sessionIdSchema = z
   .string({ error: 'sessionId must be a string' })
   .min(1, { error: 'sessionId must not be empty' })
   .max(128, { error: 'sessionId must be at most 128 characters' })
-  .regex(LABEL_PATTERN, { error: 'sessionId may contain only letters, digits and _ - . : @' });
+  .regex(LABEL_PATTERN, { error: 'sessionId may contain only letters, digits and _ - . : @' })
+  // URL parsers treat these as path navigation even when encoded: a session so named could never be addressed.
+  .refine((value) => value !== '.' && value !== '..', { error: 'sessionId cannot be "." or ".."' });
 
 const BCP47 = /^[A-Za-z]{2,3}(-[A-Za-z]{4})?(-(?:[A-Za-z]{2}|[0-9]{3}))?(-[A-Za-z0-9]{5,8}|-[0-9][A-Za-z0-9]{3})*$/;
 

@@ -1,3 +1,4 @@
+import type { CallbackOps } from './callback-store.js';
 import type {
   Account,
   ApiKey,
@@ -15,9 +16,10 @@ import type {
 /**
  * The storage port. One contract suite (`@svc/core/testing`) runs against every implementation: the memory
  * store here, PGlite and PostgreSQL. Methods are small and each is atomic on its own; several are made atomic
- * together with {@link Store.transaction}.
+ * together with {@link Store.transaction}. `insert…` methods reject an id that already exists unless stated
+ * otherwise. Returned objects are the caller's: mutating them changes nothing stored.
  */
-export interface StoreOps {
+export interface StoreOps extends CallbackOps {
   // Accounts and credits
   insertAccount(account: Account): Promise<void>;
   getAccount(id: string): Promise<Account | null>;
@@ -33,6 +35,7 @@ export interface StoreOps {
   insertWidget(widget: Widget): Promise<void>;
   getWidget(id: string): Promise<Widget | null>;
   updateWidget(id: string, patch: Partial<Omit<Widget, 'id' | 'accountId' | 'createdAt'>>): Promise<boolean>;
+  /** Oldest first. */
   listWidgets(accountId: string): Promise<Widget[]>;
 
   // API keys
@@ -41,11 +44,14 @@ export interface StoreOps {
   findApiKeyByHash(hash: string): Promise<ApiKey | null>;
   /** All keys, or one account's, oldest first. */
   listApiKeys(accountId?: string): Promise<ApiKey[]>;
+  /** Sets `revokedAt`; false when the key is unknown or already revoked (the first revocation time stands). */
   revokeApiKey(id: string, at: Date): Promise<boolean>;
 
   // Knowledge
   insertKnowledgeBase(kb: KnowledgeBase): Promise<void>;
   getKnowledgeBase(id: string): Promise<KnowledgeBase | null>;
+  /** One account's knowledge bases, oldest first. */
+  listKnowledgeBases(accountId: string): Promise<KnowledgeBase[]>;
   /** Insert or replace products by id within the knowledge base. */
   upsertProducts(knowledgeBaseId: string, products: Product[]): Promise<void>;
   deleteProduct(knowledgeBaseId: string, productId: string): Promise<boolean>;
@@ -53,9 +59,14 @@ export interface StoreOps {
   listProducts(query: { knowledgeBaseId: string; afterId?: string; limit: number }): Promise<Product[]>;
   countProducts(knowledgeBaseId: string): Promise<number>;
   insertDocument(doc: KnowledgeDocument): Promise<void>;
+  getDocument(knowledgeBaseId: string, documentId: string): Promise<KnowledgeDocument | null>;
   deleteDocument(knowledgeBaseId: string, documentId: string): Promise<boolean>;
+  /** Oldest first. */
   listDocuments(knowledgeBaseId: string): Promise<KnowledgeDocument[]>;
-  /** Ranked full-text search over documents (as passages) and products of the given knowledge bases. */
+  /**
+   * Ranked full-text search over documents (as passages, see `chunkDocument`) and products of the given knowledge
+   * bases only. Words are OR-ed; hits have rank > 0, best first; `limit` applies to passages and products each.
+   */
   searchKnowledge(query: KnowledgeQuery): Promise<KnowledgeHits>;
 
   // Sessions
@@ -103,6 +114,7 @@ export type SessionPatch = Partial<
     | 'expiresAt'
     | 'resolvedAt'
     | 'pendingFormId'
+    | 'identitySub'
   >
 >;
 

@@ -1,0 +1,34 @@
+import { build } from 'esbuild';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+/** The client's budget in a browser bundle, gzipped. */
+export const BUNDLE_BUDGET_BYTES = 6 * 1024;
+
+export interface BundleSize {
+  minifiedBytes: number;
+  gzipBytes: number;
+  /** Every module the bundle pulled in, relative to the package. */
+  inputs: string[];
+}
+
+/**
+ * Bundles `src/index.ts` the way a browser app would (esbuild, ESM, minified, browser conditions) and
+ * measures it.
+ */
+export async function measureBrowserBundle(): Promise<BundleSize> {
+  const result = await build({
+    entryPoints: [fileURLToPath(new URL('../index.ts', import.meta.url))],
+    absWorkingDir: fileURLToPath(new URL('../..', import.meta.url)),
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  });
+  const output = result.outputFiles[0]!.contents;
+  return { minifiedBytes: output.length, gzipBytes: gzipSync(output, { level: 9 }).length, inputs: Object.keys(result.metafile.inputs) };
+}

@@ -1,0 +1,250 @@
+import type { Session, StoredMessage, VisitorContext } from '../domain.js';
+import { chunkDocument } from './chunking.js';
+import { searchMemoryKnowledge } from './memory-search.js';
+import type { MemoryState } from './memory-state.js';
+import { copy, key } from './memory-tables.js';
+import type { SessionPatch, StoreOps } from './store.js';
+
+/**
+ * The Store operations over in-memory tables. Each body runs synchronously, so each operation is atomic on its own;
+ * isolation from open transactions is the caller's job (see memory-store.ts).
+ */
+export function createMemoryOps(state: MemoryState): StoreOps {
+  return {
+    async insertAccount(account) {
+      if (state.accounts.has(account.id)) throw duplicate('account', account.id);
+      state.accounts.set(account.id, copy(account));
+    },
+    async getAccount(id) {
+      return copyOrNull(state.accounts.get(id));
+    },
+    async setAccountBalance(id, balance) {
+      const account = state.accounts.get(id);
+      if (!account) return false;
+      state.accounts.set(id, { ...account, balance });
+      return true;
+    },
+    async setAccountStatus(id, status) {
+      const account = state.accounts.get(id);
+      if (!account) return false;
+      state.accounts.set(id, { ...account, status });
+      return true;
+    },
+    async debitAccount(id, amount) {
+      const account = state.accounts.get(id);
+      if (!account) return null;
+      const balance = account.balance - amount;
+      state.accounts.set(id, { ...account, balance });
+      return balance;
+    },
+    async insertLedgerEntry(entry) {
+      if (state.ledger.has(entry.id)) throw duplicate('ledger entry', entry.id);
+      state.ledger.set(entry.id, copy(entry));
+    },
+    async listLedgerEntries(accountId, limit) {
+      const entries = [...state.ledger.values()].filter((entry) => entry.accountId === accountId);
+      return entries.sort((a, b) => -byCreation(a, b)).slice(0, limit).map(copy);
+    },
+
+    async insertWidget(widget) {
+      if (state.widgets.has(widget.id)) throw duplicate('widget', widget.id);
+      state.widgets.set(widget.id, copy(widget));
+    },
+    async getWidget(id) {
+      return copyOrNull(state.widgets.get(id));
+    },
+    async updateWidget(id, patch) {
+      const widget = state.widgets.get(id);
+      if (!widget) return false;
+      state.widgets.set(id, { ...widget, ...copy(definedOnly(patch)) });
+      return true;
+    },
+    async listWidgets(accountId) {
+      return [...state.widgets.values()].filter((widget) => widget.accountId === accountId).sort(byCreation).map(copy);
+    },
+
+    async insertApiKey(apiKey) {
+      if (state.apiKeys.has(apiKey.id)) throw duplicate('API key', apiKey.id);
+      if (findKeyByHash(state, apiKey.hash)) throw new Error(`An API key with hash ${apiKey.hash} already exists`);
+      state.apiKeys.set(apiKey.id, copy(apiKey));
+    },
+    async getApiKey(id) {
+      return copyOrNull(state.apiKeys.get(id));
+    },
+    async findApiKeyByHash(hash) {
+      return copyOrNull(findKeyByHash(state, hash));
+    },
+    async listApiKeys(accountId) {
+      const keys = [...state.apiKeys.values()].filter((apiKey) => accountId === undefined || apiKey.accountId === accountId);
+      return keys.sort(byCreation).map(copy);
+    },
+    async revokeApiKey(id, at) {
+      const apiKey = state.apiKeys.get(id);
+      if (!apiKey || apiKey.revokedAt !== null) return false;
+      state.apiKeys.set(id, { ...apiKey, revokedAt: new Date(at) });
+      return true;
+    },
+
+    async insertKnowledgeBase(kb) {
+      if (state.knowledgeBases.has(kb.id)) throw duplicate('knowledge base', kb.id);
+      state.knowledgeBases.set(kb.id, copy(kb));
+    },
+    async getKnowledgeBase(id) {
+      return copyOrNull(state.knowledgeBases.get(id));
+    },
+    async upsertProducts(knowledgeBaseId, products) {
+      for (const product of products) {
+        state.products.set(key(knowledgeBaseId, product.id), { knowledgeBaseId, product: copy(product) });
+      }
+    },
+    async deleteProduct(knowledgeBaseId, productId) {
+      return state.products.delete(key(knowledgeBaseId, productId));
+    },
+    async listProducts({ knowledgeBaseId, afterId, limit }) {
+      const products = [...state.products.values()]
+        .filter((row) => row.knowledgeBaseId === knowledgeBaseId && (afterId === undefined || row.product.id > afterId))
+        .map((row) => row.product);
+      return products.sort((a, b) => compareIds(a.id, b.id)).slice(0, limit).map(copy);
+    },
+    async countProducts(knowledgeBaseId) {
+      let count = 0;
+      for (const row of state.products.values()) if (row.knowledgeBaseId === knowledgeBaseId) count++;
+      return count;
+    },
+    async insertDocument(document) {
+      const documentKey = key(document.knowledgeBaseId, document.id);
+      if (state.documents.has(documentKey)) throw duplicate('document', document.id);
+      state.documents.set(documentKey, { document: copy(document), chunks: chunkDocument(document.content) });
+    },
+    async deleteDocument(knowledgeBaseId, documentId) {
+      return state.documents.delete(key(knowledgeBaseId, documentId));
+    },
+    async listDocuments(knowledgeBaseId) {
+      const documents = [...state.documents.values()].map((row) => row.document);
+      return documents.filter((document) => document.knowledgeBaseId === knowledgeBaseId).sort(byCreation).map(copy);
+    },
+    async searchKnowledge(query) {
+      return copy(searchMemoryKnowledge(state, query));
+    },
+
+    async insertSession(session) {
+      const sessionKey = key(session.widgetId, session.id);
+      if (state.sessions.has(sessionKey)) return { inserted: false };
+      state.sessions.set(sessionKey, copy(session));
+      return { inserted: true };
+    },
+    async getSession(widgetId, sessionId) {
+      return copyOrNull(state.sessions.get(key(widgetId, sessionId)));
+    },
+    async updateSession(widgetId, sessionId, patch) {
+      const sessionKey = key(widgetId, sessionId);
+      const session = state.sessions.get(sessionKey);
+      if (!session) return null;
+      const updated: Session = { ...session, ...copy(definedOnly<SessionPatch>(patch)) };
+      state.sessions.set(sessionKey, updated);
+      return copy(updated);
+    },
+    async expireSessions(now) {
+      let expired = 0;
+      for (const session of [...state.sessions.values()]) {
+        if (session.status !== 'active' || session.expiresAt.getTime() > now.getTime()) continue;
+        state.sessions.set(key(session.widgetId, session.id), { ...session, status: 'expired' });
+        expired++;
+      }
+      return expired;
+    },
+
+    async insertMessage(message) {
+      const sessionKey = key(message.widgetId, message.sessionId);
+      const messages = state.sessionMessages.get(sessionKey) ?? [];
+      if (state.messageIds.has(message.id)) throw duplicate('message', message.id);
+      if (messages.some((existing) => existing.seq === message.seq)) {
+        throw new Error(`Message seq ${message.seq} already exists in session ${message.sessionId}`);
+      }
+      const next = [...messages, copy(message)].sort((a, b) => a.seq - b.seq);
+      state.sessionMessages.set(sessionKey, next);
+      state.messageIds.set(message.id, sessionKey);
+    },
+    async getMessage(widgetId, sessionId, messageId) {
+      const messages = state.sessionMessages.get(key(widgetId, sessionId)) ?? [];
+      return copyOrNull(messages.find((message) => message.id === messageId));
+    },
+    async listMessages({ widgetId, sessionId, afterSeq, limit }) {
+      const messages = state.sessionMessages.get(key(widgetId, sessionId)) ?? [];
+      return messages.filter((message) => afterSeq === undefined || message.seq > afterSeq).slice(0, limit).map(copy);
+    },
+    async recentMessages({ widgetId, sessionId, limit }) {
+      const messages: StoredMessage[] = state.sessionMessages.get(key(widgetId, sessionId)) ?? [];
+      return limit > 0 ? messages.slice(-limit).map(copy) : [];
+    },
+
+    async upsertVisitor(accountId, visitorId, context, at) {
+      const visitorKey = key(accountId, visitorId);
+      const previous = state.visitors.get(visitorKey)?.context ?? {};
+      const visitor = {
+        accountId,
+        visitorId,
+        context: { ...previous, ...copy(definedOnly<VisitorContext>(context)) },
+        updatedAt: new Date(at),
+      };
+      state.visitors.set(visitorKey, visitor);
+      return copy(visitor);
+    },
+    async getVisitor(accountId, visitorId) {
+      return copyOrNull(state.visitors.get(key(accountId, visitorId)));
+    },
+
+    async getIdempotencyRecord(scope, idempotencyKey) {
+      return copyOrNull(state.idempotency.get(key(scope, idempotencyKey)));
+    },
+    async putIdempotencyRecord(record) {
+      const recordKey = key(record.scope, record.key);
+      if (state.idempotency.has(recordKey)) return false;
+      state.idempotency.set(recordKey, copy(record));
+      return true;
+    },
+    async deleteIdempotencyRecordsBefore(before) {
+      let deleted = 0;
+      for (const record of [...state.idempotency.values()]) {
+        if (record.createdAt.getTime() < before.getTime() && state.idempotency.delete(key(record.scope, record.key))) deleted++;
+      }
+      return deleted;
+    },
+
+    async getOrCreateSetting(name, create) {
+      const existing = state.settings.get(name);
+      if (existing !== undefined) return existing;
+      const value = create();
+      state.settings.set(name, value);
+      return value;
+    },
+  };
+}
+
+function duplicate(entity: string, id: string): Error {
+  return new Error(`Duplicate ${entity} id ${id}: it already exists`);
+}
+
+function copyOrNull<T>(value: T | undefined): T | null {
+  return value === undefined ? null : copy(value);
+}
+
+/** Patches name only the fields to change: a key present with `undefined` means "not given", as in SQL stores. */
+function definedOnly<T extends object>(patch: T): Partial<T> {
+  return Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
+/** Code-unit order, the same as the `COLLATE "C"` id columns of the SQL stores. */
+function compareIds(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Oldest first, ties broken by id so listings are stable. */
+function byCreation(a: { createdAt: Date; id: string }, b: { createdAt: Date; id: string }): number {
+  return a.createdAt.getTime() - b.createdAt.getTime() || compareIds(a.id, b.id);
+}
+
+function findKeyByHash(state: MemoryState, hash: string) {
+  for (const apiKey of state.apiKeys.values()) if (apiKey.hash === hash) return apiKey;
+  return undefined;
+}

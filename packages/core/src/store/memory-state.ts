@@ -1,0 +1,66 @@
+import type {
+  Account,
+  ApiKey,
+  KnowledgeBase,
+  KnowledgeDocument,
+  LedgerEntry,
+  Product,
+  Session,
+  StoredMessage,
+  Visitor,
+  Widget,
+} from '../domain.js';
+import type { DocumentChunk } from './chunking.js';
+import { Journal, Table } from './memory-tables.js';
+import type { IdempotencyRecord } from './store.js';
+
+/** A document with the passages it was split into on insert, as the SQL stores keep them in a table. */
+export interface IndexedDocument {
+  document: KnowledgeDocument;
+  chunks: DocumentChunk[];
+}
+
+export interface MemoryState {
+  journal: Journal;
+  accounts: Table<Account>;
+  ledger: Table<LedgerEntry>;
+  widgets: Table<Widget>;
+  apiKeys: Table<ApiKey>;
+  knowledgeBases: Table<KnowledgeBase>;
+  /** Keyed by (knowledgeBaseId, productId). */
+  products: Table<{ knowledgeBaseId: string; product: Product }>;
+  /** Keyed by (knowledgeBaseId, documentId). */
+  documents: Table<IndexedDocument>;
+  /** Keyed by (widgetId, sessionId). */
+  sessions: Table<Session>;
+  /** A session's messages in seq order, keyed by (widgetId, sessionId); arrays are replaced, never mutated. */
+  sessionMessages: Table<StoredMessage[]>;
+  /** Message id → (widgetId, sessionId) key, for id uniqueness and lookups. */
+  messageIds: Table<string>;
+  /** Keyed by (accountId, visitorId). */
+  visitors: Table<Visitor>;
+  /** Keyed by (scope, key). */
+  idempotency: Table<IdempotencyRecord>;
+  settings: Table<string>;
+}
+
+export function createMemoryState(): MemoryState {
+  const journal = new Journal();
+  const table = <V>(): Table<V> => new Table<V>(journal);
+  return {
+    journal,
+    accounts: table(),
+    ledger: table(),
+    widgets: table(),
+    apiKeys: table(),
+    knowledgeBases: table(),
+    products: table(),
+    documents: table(),
+    sessions: table(),
+    sessionMessages: table(),
+    messageIds: table(),
+    visitors: table(),
+    idempotency: table(),
+    settings: table(),
+  };
+}

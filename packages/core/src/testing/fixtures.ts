@@ -1,0 +1,192 @@
+import { zeroCredits } from '../credits.js';
+import type {
+  Account,
+  ApiKey,
+  KnowledgeBase,
+  KnowledgeDocument,
+  LedgerEntry,
+  Product,
+  Session,
+  StoredMessage,
+  Widget,
+} from '../domain.js';
+import type { IdempotencyRecord } from '../store/store.js';
+
+/**
+ * Valid entities for tests, every field filled (so a round-trip checks them all); pass overrides for what a test
+ * is about. Ids are unique within the process.
+ *
+ * @example
+ * const account = makeAccount({ balance: 5 });
+ * const session = makeSession({ accountId: account.id, status: 'resolved' });
+ */
+
+/** Fixed instant the fixtures are dated from, with milliseconds so precision loss shows up. */
+export const FIXTURE_TIME = new Date('2026-03-14T09:26:53.589Z');
+
+let counter = 0;
+
+/** `prefix_` then a process-unique, sortable suffix. */
+export function fixtureId(prefix: string): string {
+  counter++;
+  return `${prefix}_${String(counter).padStart(6, '0')}`;
+}
+
+/** `FIXTURE_TIME` moved by `seconds`. */
+export function at(seconds: number): Date {
+  return new Date(FIXTURE_TIME.getTime() + seconds * 1000);
+}
+
+export function makeAccount(overrides: Partial<Account> = {}): Account {
+  return { id: fixtureId('acct'), name: 'Acme Outdoor', balance: 1000, status: 'active', createdAt: at(0), ...overrides };
+}
+
+export function makeWidget(overrides: Partial<Widget> = {}): Widget {
+  return {
+    id: fixtureId('wgt'),
+    accountId: 'acct_fixture',
+    name: 'Support bot',
+    instructions: 'Answer from the knowledge base. Be brief.',
+    greeting: 'Hi! How can I help?',
+    language: 'en',
+    timezone: 'Europe/Paris',
+    knowledgeBaseIds: ['kb_fixture_1', 'kb_fixture_2'],
+    forms: [
+      {
+        id: 'callback',
+        title: 'Request a call back',
+        triggers: ['call me', 'phone me'],
+        questions: [
+          { id: 'name', label: 'Your name', kind: 'text', required: true },
+          { id: 'slot', label: 'When?', kind: 'select', required: false, options: ['morning', 'afternoon'] },
+          { id: 'people', label: 'How many?', kind: 'number', required: false, min: 1, max: 12 },
+        ],
+      },
+    ],
+    sessionTtlSeconds: 86_400,
+    theme: { primaryColor: '#4f46e5', position: 'bottom-left' },
+    createdAt: at(0),
+    ...overrides,
+  };
+}
+
+export function makeApiKey(overrides: Partial<ApiKey> = {}): ApiKey {
+  const id = fixtureId('key');
+  return {
+    id,
+    accountId: 'acct_fixture',
+    kind: 'secret',
+    prefix: 'sk_live_AbCd',
+    hash: `hash-of-${id}`,
+    scopes: ['conversations:chat', 'identity:assert'],
+    callbackUrl: 'https://example.com/svc-callback',
+    callbackSecret: 'whsec_fixture',
+    replyFormat: 'markdown',
+    widgetId: null,
+    allowedOrigins: [],
+    createdAt: at(0),
+    revokedAt: null,
+    ...overrides,
+  };
+}
+
+export function makeKnowledgeBase(overrides: Partial<KnowledgeBase> = {}): KnowledgeBase {
+  return { id: fixtureId('kb'), accountId: 'acct_fixture', name: 'Help centre', createdAt: at(0), ...overrides };
+}
+
+export function makeDocument(overrides: Partial<KnowledgeDocument> = {}): KnowledgeDocument {
+  return {
+    id: fixtureId('doc'),
+    knowledgeBaseId: 'kb_fixture_1',
+    title: 'Opening hours',
+    content: 'Our shop is open Monday to Saturday, 9am to 6pm.',
+    url: 'https://example.com/help/hours',
+    createdAt: at(0),
+    ...overrides,
+  };
+}
+
+export function makeProduct(overrides: Partial<Product> = {}): Product {
+  return {
+    id: fixtureId('prod'),
+    name: 'Trail backpack 30L',
+    price: 89.9,
+    currency: 'EUR',
+    description: 'Light backpack for day hikes, with a rain cover.',
+    url: 'https://example.com/p/backpack-30',
+    imageUrl: 'https://example.com/img/backpack-30.jpg',
+    ...overrides,
+  };
+}
+
+export function makeSession(overrides: Partial<Session> = {}): Session {
+  return {
+    widgetId: 'wgt_fixture',
+    id: fixtureId('sess'),
+    accountId: 'acct_fixture',
+    visitorId: 'visitor-42',
+    status: 'active',
+    language: 'en-GB',
+    timezone: 'Europe/London',
+    messageCount: 0,
+    rating: null,
+    createdAt: at(0),
+    lastActivityAt: at(0),
+    expiresAt: at(86_400),
+    resolvedAt: null,
+    pendingFormId: null,
+    ...overrides,
+  };
+}
+
+export function makeMessage(overrides: Partial<StoredMessage> = {}): StoredMessage {
+  return {
+    id: fixtureId('msg'),
+    widgetId: 'wgt_fixture',
+    sessionId: 'sess_fixture',
+    seq: 1,
+    role: 'assistant',
+    content: 'We ship to **Canada** in 5-7 days.',
+    products: [{ id: 'prod_in_reply', name: 'Trail backpack 30L', price: 89.9, currency: 'EUR' }],
+    actions: [{ type: 'link', label: 'Shipping policy', url: 'https://example.com/shipping' }],
+    forms: [
+      {
+        formId: 'callback',
+        title: 'Request a call back',
+        questions: [{ id: 'slot', label: 'When?', kind: 'select', required: true, options: ['morning', 'afternoon'] }],
+      },
+    ],
+    sessionEnded: false,
+    credits: { ...zeroCredits(), chat: 1, retrieval: 1, rerank: 0.5 },
+    usage: { inputTokens: 812, outputTokens: 64 },
+    createdAt: at(1),
+    ...overrides,
+  };
+}
+
+export function makeLedgerEntry(overrides: Partial<LedgerEntry> = {}): LedgerEntry {
+  return {
+    id: fixtureId('led'),
+    accountId: 'acct_fixture',
+    operation: 'message.turn',
+    widgetId: 'wgt_fixture',
+    sessionId: 'sess_fixture',
+    messageId: 'msg_fixture',
+    credits: { ...zeroCredits(), chat: 2, retrieval: 1 },
+    total: 3,
+    createdAt: at(0),
+    ...overrides,
+  };
+}
+
+export function makeIdempotencyRecord(overrides: Partial<IdempotencyRecord> = {}): IdempotencyRecord {
+  return {
+    scope: 'key_fixture POST /widgets/wgt_fixture/conversations',
+    key: fixtureId('idem'),
+    requestHash: 'sha256-of-body',
+    status: 201,
+    body: '{"data":{"sessionId":"sess_1"},"meta":{"creditsConsumed":1}}',
+    createdAt: at(0),
+    ...overrides,
+  };
+}

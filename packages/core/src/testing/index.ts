@@ -1,0 +1,17 @@
+export { describeStoreContract } from './store-contract.js';
+export type { StoreFactory, StoreUnderTest } from './store-contract.js';
+export {
+  FIXTURE_TIME,
+  at,
+  fixtureId,
+  makeAccount,
+  makeApiKey,
+  makeDocument,
+  makeIdempotencyRecord,
+  makeKnowledgeBase,
+  makeLedgerEntry,
+  makeMessage,
+  makeProduct,
+  makeSession,
+  makeWidget,
+} from './fixtures.js';

@@ -1,0 +1,56 @@
+import { afterEach, beforeEach, describe } from 'vitest';
+import type { Store } from '../store/store.js';
+import { accountContract } from './contract/accounts.js';
+import { knowledgeContract } from './contract/knowledge.js';
+import { lockContract } from './contract/locks.js';
+import { messageContract } from './contract/messages.js';
+import { recordContract } from './contract/records.js';
+import { searchContract } from './contract/search.js';
+import { sessionContract } from './contract/sessions.js';
+import { transactionContract } from './contract/transactions.js';
+import { widgetAndKeyContract } from './contract/widgets-and-keys.js';
+
+export interface StoreUnderTest {
+  store: Store;
+  /** Closes the store and removes whatever the factory created (a temp schema, a directory…). */
+  cleanup: () => Promise<void>;
+}
+
+/** Called before every test: each test gets an empty store of its own. */
+export type StoreFactory = () => Promise<StoreUnderTest>;
+
+/**
+ * The one behavioural specification of the {@link Store} port. Every implementation runs it: the memory store,
+ * PGlite and PostgreSQL. A behaviour the engine relies on belongs here, not in one implementation's tests.
+ *
+ * @example
+ * // memory-store.test.ts
+ * describeStoreContract('memory', async () => ({ store: createMemoryStore(), cleanup: async () => {} }));
+ */
+export function describeStoreContract(name: string, factory: StoreFactory): void {
+  describe(`Store contract: ${name}`, () => {
+    let current: StoreUnderTest | undefined;
+    const store = (): Store => {
+      if (!current) throw new Error('The store factory has not run');
+      return current.store;
+    };
+
+    beforeEach(async () => {
+      current = await factory();
+    });
+    afterEach(async () => {
+      await current?.cleanup();
+      current = undefined;
+    });
+
+    describe('accounts and ledger', () => accountContract(store));
+    describe('widgets and API keys', () => widgetAndKeyContract(store));
+    describe('knowledge bases, products and documents', () => knowledgeContract(store));
+    describe('knowledge search', () => searchContract(store));
+    describe('sessions', () => sessionContract(store));
+    describe('messages', () => messageContract(store));
+    describe('visitors, idempotency records and settings', () => recordContract(store));
+    describe('transactions', () => transactionContract(store));
+    describe('named locks', () => lockContract(store));
+  });
+}

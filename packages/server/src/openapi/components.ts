@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import {
+  actionSchema,
+  createdSessionSchema,
+  createSessionRequestSchema,
+  creditsSchema,
+  endedSessionSchema,
+  envelope,
+  errorBodySchema,
+  formQuestionSchema,
+  formSubmissionRequestSchema,
+  historyItemSchema,
+  identitySchema,
+  listEnvelope,
+  messageReplySchema,
+  metaSchema,
+  paginationSchema,
+  processingReplySchema,
+  productSchema,
+  ratedSessionSchema,
+  rateSessionRequestSchema,
+  sendMessageRequestSchema,
+  sessionSchema,
+  surfacedFormSchema,
+  usageSchema,
+  visitorContextSchema,
+} from '@svc/core';
+
+type JsonSchema = Record<string, unknown>;
+type Registry = ReturnType<typeof z.registry<{ id: string }>>;
+
+/** `GET /healthz`: not a resource of the spec, so its one schema lives here. */
+export const healthSchema = z.object({ status: z.literal('ok') });
+
+/** Request bodies: converted as what the server accepts (zod input). */
+const REQUESTS = {
+  CreateSessionRequest: createSessionRequestSchema,
+  SendMessageRequest: sendMessageRequestSchema,
+  FormSubmissionRequest: formSubmissionRequestSchema,
+  RateSessionRequest: rateSessionRequestSchema,
+  VisitorContext: visitorContextSchema,
+  Identity: identitySchema,
+};
+
+/** Responses: converted as what the server produces (zod output). Envelopes are spec 2.7's. */
+const RESPONSES = {
+  CreatedSession: createdSessionSchema,
+  Session: sessionSchema,
+  EndedSession: endedSessionSchema,
+  RatedSession: ratedSessionSchema,
+  MessageReply: messageReplySchema,
+  ProcessingReply: processingReplySchema,
+  HistoryItem: historyItemSchema,
+  Product: productSchema,
+  SurfacedForm: surfacedFormSchema,
+  FormQuestion: formQuestionSchema,
+  Action: actionSchema,
+  Credits: creditsSchema,
+  Usage: usageSchema,
+  Meta: metaSchema,
+  Pagination: paginationSchema,
+  Error: errorBodySchema,
+  Health: healthSchema,
+  CreatedSessionResponse: envelope(createdSessionSchema),
+  SessionResponse: envelope(sessionSchema),
+  EndedSessionResponse: envelope(endedSessionSchema),
+  RatedSessionResponse: envelope(ratedSessionSchema),
+  MessageReplyResponse: envelope(messageReplySchema),
+  ProcessingReplyResponse: envelope(processingReplySchema),
+  HistoryPage: listEnvelope(historyItemSchema),
+  ProductPage: listEnvelope(productSchema),
+};
+
+export type ComponentName = keyof typeof REQUESTS | keyof typeof RESPONSES;
+
+export const ref = (name: ComponentName): { $ref: string } => ({ $ref: `#/components/schemas/${name}` });
+
+function convert(schemas: Record<string, z.ZodType>, io: 'input' | 'output'): Record<string, JsonSchema> {
+  // A registry of our own: ids are attached here, never to core's schemas or zod's global registry.
+  const registry: Registry = z.registry<{ id: string }>();
+  for (const [id, schema] of Object.entries(schemas)) registry.add(schema, { id });
+  const { schemas: converted } = z.toJSONSchema(registry, { io, uri: (id) => ref(id as ComponentName).$ref });
+  // Components are schemas of the document's own dialect (OpenAPI 3.1 = JSON Schema 2020-12); a fragment-only
+  // `$id` would even be invalid there.
+  return Object.fromEntries(
+    Object.entries(converted).map(([id, schema]) => {
+      const { $schema: _dialect, $id: _id, ...rest } = schema as JsonSchema;
+      return [id, rest];
+    }),
+  );
+}
+
+/** Every component schema of the document, generated from @svc/core's zod schemas. */
+export function componentSchemas(): Record<string, JsonSchema> {
+  return { ...convert(REQUESTS, 'input'), ...convert(RESPONSES, 'output') };
+}
+
+/** A standalone JSON Schema for a parameter, from a zod schema; inline, as parameters are small. */
+export function parameterSchema(schema: z.ZodType): JsonSchema {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io: 'input' }) as JsonSchema;
+  return rest;
+}

@@ -1,0 +1,122 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { ERROR_STATUS, listQuerySchema } from '@svc/core';
+import { describe, expect, it } from 'vitest';
+import { createHarness } from '../testing/harness.js';
+import { buildOpenApiDocument, limitParameterSchema } from './document.js';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const doc = buildOpenApiDocument() as Json;
+const operations = Object.entries(doc.paths as Record<string, Record<string, Json>>).flatMap(([path, methods]) =>
+  Object.entries(methods).map(([method, op]) => ({ path, method, op })),
+);
+
+/** Every `$ref` anywhere in a value. */
+function refs(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(refs);
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.entries(value).flatMap(([key, child]) => (key === '$ref' && typeof child === 'string' ? [child] : refs(child)));
+}
+
+describe('OpenAPI document', () => {
+  it('is a valid OpenAPI 3.1 document, by an independent validator', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(doc));
+    expect(result.errors).toBeUndefined();
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+    expect(() => validator.resolveRefs()).not.toThrow();
+  });
+
+  it('documents exactly the routes the app mounts, both ways', async () => {
+    const { runtime } = await createHarness();
+    const mounted = runtime.app.routes
+      .filter((route) => route.method !== 'ALL' && route.path !== '/openapi.json' && route.path !== '/docs')
+      .map((route) => `${route.method} ${route.path.replace(/:(\w+)/g, '{$1}')}`);
+    const documented = operations.map(({ method, path }) => `${method.toUpperCase()} ${path}`);
+    expect({ undocumented: mounted.filter((r) => !documented.includes(r)), notMounted: documented.filter((r) => !mounted.includes(r)) }).toEqual({
+      undocumented: [],
+      notMounted: [],
+    });
+    expect(new Set(mounted).size).toBe(9);
+  });
+
+  it('resolves every $ref to a component', () => {
+    const components = doc.components as Json;
+    for (const target of new Set(refs(doc))) {
+      const [, , section, name] = target.split('/');
+      expect(components[section!]?.[name!], target).toBeDefined();
+    }
+  });
+
+  it('answers every error status of an endpoint with the error body and its codes, statuses from ERROR_STATUS', () => {
+    for (const { path, method, op } of operations) {
+      const errors = Object.entries(op.responses as Record<string, Json>).filter(([status]) => Number(status) >= 400);
+      expect(errors.length, `${method} ${path}`).toBeGreaterThan(0);
+      for (const [status, response] of errors) {
+        const schema = response.content['application/json'].schema;
+        expect(schema.allOf[0]).toEqual({ $ref: '#/components/schemas/Error' });
+        for (const code of schema.allOf[1].properties.error.properties.code.enum as Array<keyof typeof ERROR_STATUS>) {
+          expect(ERROR_STATUS[code], `${method} ${path} ${code}`).toBe(Number(status));
+        }
+      }
+    }
+  });
+
+  it('gives each endpoint the failures the spec names for it', () => {
+    const codesOf = (operationId: string) =>
+      operations
+        .filter(({ op }) => op.operationId === operationId)
+        .flatMap(({ op }) => Object.values(op.responses as Record<string, Json>))
+        .flatMap((response) => response.content['application/json'].schema.allOf?.[1].properties.error.properties.code.enum ?? []);
+    expect(codesOf('createSession')).toEqual(expect.arrayContaining(['session_id_taken', 'insufficient_credits', 'widget_not_found']));
+    expect(codesOf('sendMessage')).toEqual(
+      expect.arrayContaining(['callback_not_configured', 'invalid_identity', 'identity_scope_required', 'session_not_found', 'session_not_active']),
+    );
+    expect(codesOf('submitForm')).toContain('form_rejected');
+    expect(codesOf('rateSession')).toContain('session_active');
+    expect(codesOf('listMessages')).toContain('invalid_cursor');
+    expect(codesOf('listProducts')).toContain('knowledge_base_not_found');
+    for (const id of ['sendMessage', 'submitForm']) {
+      const op = operations.find(({ op }) => op.operationId === id)!.op;
+      expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '202']));
+    }
+    const create = operations.find(({ op }) => op.operationId === 'createSession')!.op;
+    expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(['200', '201', '409']));
+  });
+
+  it('takes the X-API-Key everywhere except /healthz, and Idempotency-Key on every POST', () => {
+    expect(doc.security).toEqual([{ ApiKey: [] }]);
+    expect(doc.components.securitySchemes.ApiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
+    for (const { path, method, op } of operations) {
+      expect(op.security, path).toEqual(path === '/healthz' ? [] : undefined);
+      const idempotency = (op.parameters as Json[]).some((p) => p.$ref === '#/components/parameters/IdempotencyKey');
+      expect(idempotency, `${method} ${path}`).toBe(method === 'post');
+    }
+  });
+
+  it('generates the schemas from core: bodies as accepted, responses as produced', () => {
+    const schemas = doc.components.schemas as Json;
+    expect(schemas.CreateSessionRequest.required).toEqual(['visitorId']);
+    expect(schemas.CreateSessionRequest.properties.visitorId).toMatchObject({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_\\-.:@]+$' });
+    expect(schemas.SendMessageRequest.properties.identity).toEqual({ $ref: '#/components/schemas/Identity' });
+    expect(schemas.Identity.required).toEqual(['sub']);
+    expect(Object.keys(schemas.Credits.properties)).toEqual(['chat', 'retrieval', 'orchestration', 'embedding', 'rerank', 'plugin', 'pluginRerank', 'crawler']);
+    expect(schemas.ProcessingReply.properties.status).toMatchObject({ const: 'processing' });
+    expect(schemas.HistoryPage.properties.pagination).toEqual({ $ref: '#/components/schemas/Pagination' });
+    for (const schema of Object.values(schemas)) expect(Object.keys(schema as Json)).not.toContain('$id');
+  });
+
+  it('documents limit with the bounds the server enforces', () => {
+    const limit = (operations.find(({ op }) => op.operationId === 'listMessages')!.op.parameters as Json[]).find((p) => p.name === 'limit')!;
+    expect(limit.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 100, default: 50 });
+    const accepts = (value: string | undefined) => listQuerySchema.safeParse({ limit: value }).success;
+    expect([accepts('1'), accepts('100'), accepts('0'), accepts('101')]).toEqual([true, true, false, false]);
+    expect(listQuerySchema.parse({}).limit).toBe(limitParameterSchema.parse(undefined));
+  });
+
+  it('names the server when given one', () => {
+    expect(doc.servers).toBeUndefined();
+    expect(buildOpenApiDocument({ serverUrl: 'https://chat.example.com' }).servers).toEqual([{ url: 'https://chat.example.com' }]);
+  });
+});

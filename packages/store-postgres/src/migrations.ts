@@ -1,0 +1,187 @@
+/**
+ * Versioned schema migrations, applied in order by `runMigrations` and recorded in `schema_migrations`.
+ * Never edit a released migration: add the next version.
+ *
+ * Conventions:
+ * - ids that listings sort or page on are `collate "C"`, so their order is code-point order, the same as the
+ *   memory store's, whatever the database's locale;
+ * - arrays and objects are JSONB, instants `timestamptz`, credits and prices `double precision`;
+ * - no foreign keys between entities: the engine owns those rules and the memory store has none, so every store
+ *   behaves the same. Passages belong to their document, hence the one cascade.
+ * - full-text vectors are stored generated columns in the default `english` configuration, with GIN indexes;
+ *   queries in other languages compute vectors in their own configuration on the fly (see ops/search.ts).
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+const initial = /* sql */ `
+create table accounts (
+  id text primary key,
+  name text not null,
+  balance double precision not null,
+  status text not null check (status in ('active', 'overdue')),
+  created_at timestamptz not null
+);
+
+create table ledger_entries (
+  id text collate "C" primary key,
+  account_id text not null,
+  operation text not null,
+  widget_id text,
+  session_id text,
+  message_id text,
+  credits jsonb not null,
+  total double precision not null,
+  created_at timestamptz not null
+);
+create index ledger_entries_by_account on ledger_entries (account_id, created_at desc, id desc);
+
+create table widgets (
+  id text collate "C" primary key,
+  account_id text not null,
+  name text not null,
+  instructions text not null,
+  greeting text not null,
+  language text not null,
+  timezone text not null,
+  knowledge_base_ids jsonb not null,
+  forms jsonb not null,
+  session_ttl_seconds integer not null,
+  theme jsonb not null,
+  created_at timestamptz not null
+);
+create index widgets_by_account on widgets (account_id, created_at, id);
+
+create table api_keys (
+  id text collate "C" primary key,
+  account_id text not null,
+  kind text not null check (kind in ('secret', 'public')),
+  prefix text not null,
+  hash text not null unique,
+  scopes jsonb not null,
+  callback_url text,
+  callback_secret text,
+  reply_format text not null,
+  widget_id text,
+  allowed_origins jsonb not null,
+  created_at timestamptz not null,
+  revoked_at timestamptz
+);
+create index api_keys_by_account on api_keys (account_id, created_at, id);
+create index api_keys_by_creation on api_keys (created_at, id);
+
+create table knowledge_bases (
+  id text primary key,
+  account_id text not null,
+  name text not null,
+  created_at timestamptz not null
+);
+
+create table products (
+  knowledge_base_id text not null,
+  id text collate "C" not null,
+  name text not null,
+  price double precision not null,
+  currency text,
+  description text,
+  url text,
+  image_url text,
+  search_vector tsvector generated always as (
+    setweight(to_tsvector('english', name), 'A') || setweight(to_tsvector('english', coalesce(description, '')), 'B')
+  ) stored,
+  primary key (knowledge_base_id, id)
+);
+create index products_search on products using gin (search_vector);
+
+create table documents (
+  knowledge_base_id text not null,
+  id text collate "C" not null,
+  title text not null,
+  content text not null,
+  url text,
+  created_at timestamptz not null,
+  primary key (knowledge_base_id, id)
+);
+create index documents_by_creation on documents (knowledge_base_id, created_at, id);
+
+create table document_chunks (
+  knowledge_base_id text not null,
+  document_id text collate "C" not null,
+  position integer not null,
+  title text not null,
+  content text not null,
+  search_vector tsvector generated always as (
+    setweight(to_tsvector('english', title), 'A') || setweight(to_tsvector('english', content), 'B')
+  ) stored,
+  primary key (knowledge_base_id, document_id, position),
+  foreign key (knowledge_base_id, document_id) references documents (knowledge_base_id, id) on delete cascade
+);
+create index document_chunks_search on document_chunks using gin (search_vector);
+
+create table sessions (
+  widget_id text not null,
+  id text not null,
+  account_id text not null,
+  visitor_id text not null,
+  status text not null check (status in ('active', 'resolved', 'expired')),
+  language text,
+  timezone text,
+  message_count integer not null,
+  rating text check (rating in ('positive', 'negative')),
+  created_at timestamptz not null,
+  last_activity_at timestamptz not null,
+  expires_at timestamptz not null,
+  resolved_at timestamptz,
+  pending_form_id text,
+  -- Session ids are unique per widget only (spec 2.1): two widgets may use the same client-chosen id.
+  primary key (widget_id, id)
+);
+create index sessions_due_to_expire on sessions (expires_at) where status = 'active';
+
+create table messages (
+  id text primary key,
+  widget_id text not null,
+  session_id text not null,
+  seq integer not null,
+  role text not null check (role in ('user', 'assistant')),
+  content text not null,
+  products jsonb not null,
+  actions jsonb not null,
+  forms jsonb not null,
+  session_ended boolean not null,
+  credits jsonb,
+  usage jsonb,
+  created_at timestamptz not null,
+  -- Also the keyset index of history pages: (widget, session) then seq.
+  constraint messages_session_seq unique (widget_id, session_id, seq)
+);
+
+create table visitors (
+  account_id text not null,
+  visitor_id text not null,
+  context jsonb not null,
+  updated_at timestamptz not null,
+  primary key (account_id, visitor_id)
+);
+
+create table idempotency_records (
+  scope text not null,
+  key text not null,
+  request_hash text not null,
+  status integer not null,
+  body text not null,
+  created_at timestamptz not null,
+  primary key (scope, key)
+);
+create index idempotency_records_by_age on idempotency_records (created_at);
+
+create table settings (
+  name text primary key,
+  value text not null
+);
+`;
+
+export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: 'initial', sql: initial }];

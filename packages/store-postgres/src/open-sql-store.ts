@@ -1,0 +1,18 @@
+import type { Store } from '@svc/core';
+import { registerMigrator, runMigrations } from './migrate.js';
+import type { SqlDriver } from './sql-driver.js';
+import { createSqlStore } from './sql-store.js';
+import { availableTextSearchConfigs } from './text-search.js';
+
+/** What both factories do once connected: migrate, learn the server's text search configurations, build the store. */
+export async function openSqlStore(driver: SqlDriver): Promise<Store> {
+  try {
+    const applied = await runMigrations(driver);
+    const store = createSqlStore(driver, { configs: await availableTextSearchConfigs(driver) });
+    registerMigrator(store, driver, applied);
+    return store;
+  } catch (error) {
+    await driver.close().catch(() => undefined);
+    throw error;
+  }
+}

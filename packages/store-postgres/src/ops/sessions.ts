@@ -1,0 +1,127 @@
+import type { SessionPatch, StoreOps } from '@svc/core';
+import { json, toMessage, toSession, type MessageRow, type SessionRow } from '../rows.js';
+import type { Db } from './db.js';
+import { buildSet, type ColumnSpec } from './patch.js';
+
+type SessionOps = Pick<
+  StoreOps,
+  'insertSession' | 'getSession' | 'updateSession' | 'expireSessions' | 'insertMessage' | 'getMessage' | 'listMessages' | 'recentMessages'
+>;
+
+const SESSION_PATCH_COLUMNS: Readonly<Record<keyof SessionPatch, ColumnSpec>> = {
+  status: { column: 'status' },
+  language: { column: 'language' },
+  timezone: { column: 'timezone' },
+  messageCount: { column: 'message_count' },
+  rating: { column: 'rating' },
+  lastActivityAt: { column: 'last_activity_at' },
+  expiresAt: { column: 'expires_at' },
+  resolvedAt: { column: 'resolved_at' },
+  pendingFormId: { column: 'pending_form_id' },
+};
+
+export function sessionOps(db: Db): SessionOps {
+  return {
+    async insertSession(session) {
+      const rows = await db().query(
+        `insert into sessions (widget_id, id, account_id, visitor_id, status, language, timezone, message_count, rating,
+           created_at, last_activity_at, expires_at, resolved_at, pending_form_id)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+         on conflict (widget_id, id) do nothing
+         returning id`,
+        [
+          session.widgetId,
+          session.id,
+          session.accountId,
+          session.visitorId,
+          session.status,
+          session.language,
+          session.timezone,
+          session.messageCount,
+          session.rating,
+          session.createdAt,
+          session.lastActivityAt,
+          session.expiresAt,
+          session.resolvedAt,
+          session.pendingFormId,
+        ],
+      );
+      return { inserted: rows.length > 0 };
+    },
+    async getSession(widgetId, sessionId) {
+      const [row] = await db().query<SessionRow>('select * from sessions where widget_id = $1 and id = $2', [widgetId, sessionId]);
+      return row ? toSession(row) : null;
+    },
+    async updateSession(widgetId, sessionId, patch) {
+      const set = buildSet(patch, SESSION_PATCH_COLUMNS, 3);
+      const [row] = set
+        ? await db().query<SessionRow>(`update sessions set ${set.sql} where widget_id = $1 and id = $2 returning *`, [
+            widgetId,
+            sessionId,
+            ...set.params,
+          ])
+        : await db().query<SessionRow>('select * from sessions where widget_id = $1 and id = $2', [widgetId, sessionId]);
+      return row ? toSession(row) : null;
+    },
+    async expireSessions(now) {
+      const [row] = await db().query<{ count: number }>(
+        `with expired as (
+           update sessions set status = 'expired' where status = 'active' and expires_at <= $1 returning 1
+         )
+         select count(*)::int as count from expired`,
+        [now],
+      );
+      return row?.count ?? 0;
+    },
+
+    async insertMessage(message) {
+      await db().query(
+        `insert into messages (id, widget_id, session_id, seq, role, content, products, actions, forms, session_ended,
+           credits, usage, created_at)
+         values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb, $9::jsonb, $10, $11::jsonb, $12::jsonb, $13)`,
+        [
+          message.id,
+          message.widgetId,
+          message.sessionId,
+          message.seq,
+          message.role,
+          message.content,
+          json(message.products),
+          json(message.actions),
+          json(message.forms),
+          message.sessionEnded,
+          message.credits === null ? null : json(message.credits),
+          message.usage === null ? null : json(message.usage),
+          message.createdAt,
+        ],
+      );
+    },
+    async getMessage(widgetId, sessionId, messageId) {
+      const [row] = await db().query<MessageRow>('select * from messages where id = $3 and widget_id = $1 and session_id = $2', [
+        widgetId,
+        sessionId,
+        messageId,
+      ]);
+      return row ? toMessage(row) : null;
+    },
+    async listMessages({ widgetId, sessionId, afterSeq, limit }) {
+      const rows = await db().query<MessageRow>(
+        `select * from messages
+          where widget_id = $1 and session_id = $2 and ($3::integer is null or seq > $3)
+          order by seq limit $4`,
+        [widgetId, sessionId, afterSeq ?? null, limit],
+      );
+      return rows.map(toMessage);
+    },
+    async recentMessages({ widgetId, sessionId, limit }) {
+      const rows = await db().query<MessageRow>(
+        `select * from (
+           select * from messages where widget_id = $1 and session_id = $2 order by seq desc limit $3
+         ) recent
+         order by seq`,
+        [widgetId, sessionId, limit],
+      );
+      return rows.map(toMessage);
+    },
+  };
+}

@@ -1,0 +1,18 @@
+import type { Store } from '@svc/core';
+import { openSqlStore } from './open-sql-store.js';
+import { openPgliteDriver, type PgliteDriverOptions } from './pglite-driver.js';
+
+export type PgliteStoreOptions = PgliteDriverOptions;
+
+/**
+ * The Store on embedded PostgreSQL (PGlite), migrated and ready. Zero setup: the database is a directory, locked
+ * to this process while open. Without `dataDir` it lives in memory.
+ *
+ * @example
+ * const store = await createPgliteStore({ dataDir: process.env.SVC_DATA_DIR ?? './.svc-data' });
+ * // … serve …
+ * await store.close(); // releases <dataDir>/svc.lock
+ */
+export async function createPgliteStore(options: PgliteStoreOptions = {}): Promise<Store> {
+  return openSqlStore(await openPgliteDriver(options));
+}

@@ -1,0 +1,160 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import type { Store } from '@svc/core';
+import { makeAccount } from '@svc/core/testing';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPostgresStore, migrate } from './index.js';
+import { TEST_DATABASE_URL, adminPool, dropSchema, testSchemaName, waitUntil } from './test-support.js';
+import { LOCK_PROBE_SCHEMA_SQL, unsafeIncrement } from './testing/lock-probe.js';
+
+const TSX = fileURLToPath(new URL('../../../node_modules/.bin/tsx', import.meta.url));
+const CONTENDER = fileURLToPath(new URL('./testing/lock-contender.ts', import.meta.url));
+
+const admin = adminPool();
+const schemas: string[] = [];
+const opened: Store[] = [];
+
+/** A new schema for one test, dropped after the file. */
+function schemaForTest(): string {
+  const schema = testSchemaName();
+  schemas.push(schema);
+  return schema;
+}
+
+async function open(schema: string): Promise<Store> {
+  const store = await createPostgresStore({ connectionString: TEST_DATABASE_URL, schema, max: 2 });
+  opened.push(store);
+  return store;
+}
+
+/** Requests for the advisory lock behind `withLock(name)` on `schema`, granted or waiting. */
+async function advisoryRequests(schema: string, name: string, granted: boolean): Promise<number> {
+  const { rows } = await admin.query<{ n: number }>(
+    `select count(*)::int as n from pg_locks
+      where locktype = 'advisory' and objsubid = 1 and granted = $3
+        and ((classid::bigint << 32) | objid::bigint) = hashtextextended($1 || '/' || $2, 0)`,
+    [schema, name, granted],
+  );
+  return rows[0]?.n ?? 0;
+}
+
+beforeAll(async () => {
+  // Fails, rather than skips, the file when PostgreSQL is unreachable.
+  await admin.query('select 1');
+});
+
+afterAll(async () => {
+  await Promise.allSettled(opened.map((store) => store.close()));
+  for (const schema of schemas) await dropSchema(admin, schema);
+  await admin.end();
+});
+
+describe('createPostgresStore', () => {
+  it('creates its schema, migrates it once under concurrent opens, and records the version', async () => {
+    const schema = schemaForTest();
+    const stores = await Promise.all([open(schema), open(schema), open(schema)]);
+    const reports = await Promise.all(stores.map((store) => migrate(store)));
+    expect(reports.filter((report) => report.length > 0)).toEqual([['1_initial']]);
+    expect(await migrate(stores[0])).toEqual([]);
+    const { rows } = await admin.query(`select version, name from "${schema}".schema_migrations`);
+    expect(rows).toEqual([{ version: 1, name: 'initial' }]);
+  });
+
+  it('refuses a database migrated by a newer release', async () => {
+    const schema = schemaForTest();
+    await open(schema);
+    await admin.query(`insert into "${schema}".schema_migrations (version, name) values (999, 'from_the_future')`);
+    await expect(createPostgresStore({ connectionString: TEST_DATABASE_URL, schema })).rejects.toThrow(/newer release/);
+  });
+
+  it('keeps stores on different schemas apart', async () => {
+    const [one, two] = await Promise.all([open(schemaForTest()), open(schemaForTest())]);
+    const account = makeAccount();
+    await one.insertAccount(account);
+    expect(await one.getAccount(account.id)).toEqual(account);
+    expect(await two.getAccount(account.id)).toBeNull();
+  });
+
+  it('rejects a schema name that is not a plain identifier', async () => {
+    await expect(createPostgresStore({ connectionString: TEST_DATABASE_URL, schema: 'x"; drop schema public; --' })).rejects.toThrow(
+      /Invalid schema name/,
+    );
+  });
+
+  it('fails when the database is unreachable', async () => {
+    await expect(createPostgresStore({ connectionString: 'postgres://postgres@127.0.0.1:1/none' })).rejects.toThrow(/ECONNREFUSED|connect/);
+  });
+});
+
+describe('withLock on PostgreSQL', () => {
+  it('excludes and orders holders across separate stores (separate pools) by arrival', async () => {
+    const schema = schemaForTest();
+    const [a, b, c, d] = await Promise.all([open(schema), open(schema), open(schema), open(schema)]);
+    const name = 'session:wgt_1/sess_1';
+    const order: string[] = [];
+    let release = (): void => undefined;
+    const holding = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+
+    const calls = [
+      a.withLock(name, async () => {
+        order.push('A');
+        await holding;
+      }),
+    ];
+    await waitUntil(async () => (await advisoryRequests(schema, name, true)) === 1);
+    // Each request is queued in PostgreSQL before the next is made, so arrival order is known.
+    const waiters = [
+      ['B', b],
+      ['C', c],
+      ['D', d],
+    ] as const;
+    for (const [index, [label, store]] of waiters.entries()) {
+      calls.push(store.withLock(name, async () => void order.push(label)));
+      await waitUntil(async () => (await advisoryRequests(schema, name, false)) === index + 1);
+    }
+    expect(order).toEqual(['A']);
+    release();
+    await Promise.all(calls);
+    expect(order).toEqual(['A', 'B', 'C', 'D']);
+    expect(await advisoryRequests(schema, name, true)).toBe(0);
+  });
+
+  it('excludes a holder in another OS process', async () => {
+    const schema = schemaForTest();
+    const store = await open(schema);
+    await admin.query(`set search_path to "${schema}"; ${LOCK_PROBE_SCHEMA_SQL}`);
+    const probe = new pg.Pool({ connectionString: TEST_DATABASE_URL, max: 1, options: `-c search_path=${schema}` });
+    const iterations = 5;
+    const holdMs = 30;
+    const child = spawn(TSX, [CONTENDER, TEST_DATABASE_URL, schema, 'shared-lock', String(iterations), String(holdMs)], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    try {
+      const [ready] = (await once(child.stdout, 'data')) as [Buffer];
+      expect(ready.toString()).toBe('ready\n');
+      const exited = once(child, 'exit');
+      child.stdin.write('go\n');
+      for (let i = 0; i < iterations; i++) await store.withLock('shared-lock', () => unsafeIncrement(probe, 'parent', holdMs));
+      const [code] = (await exited) as [number | null];
+      expect(code).toBe(0);
+
+      const counter = await probe.query<{ value: number }>('select value from lock_probe_counter');
+      expect(counter.rows[0]?.value).toBe(2 * iterations);
+      const intervals = await probe.query<{ owner: string; started_at: Date; ended_at: Date }>(
+        'select owner, started_at, ended_at from lock_probe_intervals order by started_at',
+      );
+      expect(intervals.rows.filter((row) => row.owner === 'child')).toHaveLength(iterations);
+      for (const [index, row] of intervals.rows.entries()) {
+        const previous = intervals.rows[index - 1];
+        if (previous) expect(row.started_at.getTime()).toBeGreaterThanOrEqual(previous.ended_at.getTime());
+      }
+    } finally {
+      child.kill();
+      await probe.end();
+    }
+  });
+});

@@ -1,0 +1,269 @@
+import type {
+  Account,
+  ApiKey,
+  Credits,
+  FormDefinition,
+  KnowledgeBase,
+  KnowledgeDocument,
+  LedgerEntry,
+  MessageAction,
+  Product,
+  Scope,
+  Session,
+  StoredMessage,
+  SurfacedForm,
+  TokenUsage,
+  Visitor,
+  VisitorContext,
+  Widget,
+  WidgetTheme,
+} from '@svc/core';
+
+/**
+ * Rows as both drivers return them: `timestamptz` as Date, JSONB parsed, `double precision` and `integer` as numbers.
+ * Mappers rename columns and turn SQL nulls of optional product fields back into absent properties.
+ */
+
+export interface AccountRow {
+  id: string;
+  name: string;
+  balance: number;
+  status: Account['status'];
+  created_at: Date;
+}
+
+export const toAccount = (row: AccountRow): Account => ({
+  id: row.id,
+  name: row.name,
+  balance: Number(row.balance),
+  status: row.status,
+  createdAt: row.created_at,
+});
+
+export interface LedgerEntryRow {
+  id: string;
+  account_id: string;
+  operation: string;
+  widget_id: string | null;
+  session_id: string | null;
+  message_id: string | null;
+  credits: Credits;
+  total: number;
+  created_at: Date;
+}
+
+export const toLedgerEntry = (row: LedgerEntryRow): LedgerEntry => ({
+  id: row.id,
+  accountId: row.account_id,
+  operation: row.operation,
+  widgetId: row.widget_id,
+  sessionId: row.session_id,
+  messageId: row.message_id,
+  credits: row.credits,
+  total: Number(row.total),
+  createdAt: row.created_at,
+});
+
+export interface WidgetRow {
+  id: string;
+  account_id: string;
+  name: string;
+  instructions: string;
+  greeting: string;
+  language: string;
+  timezone: string;
+  knowledge_base_ids: string[];
+  forms: FormDefinition[];
+  session_ttl_seconds: number;
+  theme: WidgetTheme;
+  created_at: Date;
+}
+
+export const toWidget = (row: WidgetRow): Widget => ({
+  id: row.id,
+  accountId: row.account_id,
+  name: row.name,
+  instructions: row.instructions,
+  greeting: row.greeting,
+  language: row.language,
+  timezone: row.timezone,
+  knowledgeBaseIds: row.knowledge_base_ids,
+  forms: row.forms,
+  sessionTtlSeconds: row.session_ttl_seconds,
+  theme: row.theme,
+  createdAt: row.created_at,
+});
+
+export interface ApiKeyRow {
+  id: string;
+  account_id: string;
+  kind: ApiKey['kind'];
+  prefix: string;
+  hash: string;
+  scopes: Scope[];
+  callback_url: string | null;
+  callback_secret: string | null;
+  reply_format: ApiKey['replyFormat'];
+  widget_id: string | null;
+  allowed_origins: string[];
+  created_at: Date;
+  revoked_at: Date | null;
+}
+
+export const toApiKey = (row: ApiKeyRow): ApiKey => ({
+  id: row.id,
+  accountId: row.account_id,
+  kind: row.kind,
+  prefix: row.prefix,
+  hash: row.hash,
+  scopes: row.scopes,
+  callbackUrl: row.callback_url,
+  callbackSecret: row.callback_secret,
+  replyFormat: row.reply_format,
+  widgetId: row.widget_id,
+  allowedOrigins: row.allowed_origins,
+  createdAt: row.created_at,
+  revokedAt: row.revoked_at,
+});
+
+export interface KnowledgeBaseRow {
+  id: string;
+  account_id: string;
+  name: string;
+  created_at: Date;
+}
+
+export const toKnowledgeBase = (row: KnowledgeBaseRow): KnowledgeBase => ({
+  id: row.id,
+  accountId: row.account_id,
+  name: row.name,
+  createdAt: row.created_at,
+});
+
+export interface ProductRow {
+  knowledge_base_id: string;
+  id: string;
+  name: string;
+  price: number;
+  currency: string | null;
+  description: string | null;
+  url: string | null;
+  image_url: string | null;
+}
+
+const PRODUCT_COLUMN_NAMES = ['knowledge_base_id', 'id', 'name', 'price', 'currency', 'description', 'url', 'image_url'];
+
+/** The `select` list of a product row, without its search vector, optionally qualified by a table alias. */
+export function productColumns(alias?: string): string {
+  return PRODUCT_COLUMN_NAMES.map((column) => (alias ? `${alias}.${column}` : column)).join(', ');
+}
+
+export function toProduct(row: ProductRow): Product {
+  const product: Product = { id: row.id, name: row.name, price: Number(row.price) };
+  if (row.currency !== null) product.currency = row.currency;
+  if (row.description !== null) product.description = row.description;
+  if (row.url !== null) product.url = row.url;
+  if (row.image_url !== null) product.imageUrl = row.image_url;
+  return product;
+}
+
+export interface DocumentRow {
+  knowledge_base_id: string;
+  id: string;
+  title: string;
+  content: string;
+  url: string | null;
+  created_at: Date;
+}
+
+export const toDocument = (row: DocumentRow): KnowledgeDocument => ({
+  id: row.id,
+  knowledgeBaseId: row.knowledge_base_id,
+  title: row.title,
+  content: row.content,
+  url: row.url,
+  createdAt: row.created_at,
+});
+
+export interface SessionRow {
+  widget_id: string;
+  id: string;
+  account_id: string;
+  visitor_id: string;
+  status: Session['status'];
+  language: string | null;
+  timezone: string | null;
+  message_count: number;
+  rating: Session['rating'];
+  created_at: Date;
+  last_activity_at: Date;
+  expires_at: Date;
+  resolved_at: Date | null;
+  pending_form_id: string | null;
+}
+
+export const toSession = (row: SessionRow): Session => ({
+  widgetId: row.widget_id,
+  id: row.id,
+  accountId: row.account_id,
+  visitorId: row.visitor_id,
+  status: row.status,
+  language: row.language,
+  timezone: row.timezone,
+  messageCount: row.message_count,
+  rating: row.rating,
+  createdAt: row.created_at,
+  lastActivityAt: row.last_activity_at,
+  expiresAt: row.expires_at,
+  resolvedAt: row.resolved_at,
+  pendingFormId: row.pending_form_id,
+});
+
+export interface MessageRow {
+  id: string;
+  widget_id: string;
+  session_id: string;
+  seq: number;
+  role: StoredMessage['role'];
+  content: string;
+  products: Product[];
+  actions: MessageAction[];
+  forms: SurfacedForm[];
+  session_ended: boolean;
+  credits: Credits | null;
+  usage: TokenUsage | null;
+  created_at: Date;
+}
+
+export const toMessage = (row: MessageRow): StoredMessage => ({
+  id: row.id,
+  widgetId: row.widget_id,
+  sessionId: row.session_id,
+  seq: row.seq,
+  role: row.role,
+  content: row.content,
+  products: row.products,
+  actions: row.actions,
+  forms: row.forms,
+  sessionEnded: row.session_ended,
+  credits: row.credits,
+  usage: row.usage,
+  createdAt: row.created_at,
+});
+
+export interface VisitorRow {
+  account_id: string;
+  visitor_id: string;
+  context: VisitorContext;
+  updated_at: Date;
+}
+
+export const toVisitor = (row: VisitorRow): Visitor => ({
+  accountId: row.account_id,
+  visitorId: row.visitor_id,
+  context: row.context,
+  updatedAt: row.updated_at,
+});
+
+/** JSONB parameters are sent as JSON text and cast in SQL (`$1::jsonb`): both drivers then agree on the encoding. */
+export const json = (value: unknown): string => JSON.stringify(value);

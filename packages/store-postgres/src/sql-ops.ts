@@ -1,0 +1,20 @@
+import type { StoreOps } from '@svc/core';
+import { accountOps } from './ops/accounts.js';
+import type { Db } from './ops/db.js';
+import { knowledgeOps } from './ops/knowledge.js';
+import { recordOps } from './ops/records.js';
+import { searchOps, type SearchOptions } from './ops/search.js';
+import { sessionOps } from './ops/sessions.js';
+import { widgetAndKeyOps } from './ops/widgets-and-keys.js';
+
+/** Every Store operation in SQL, over whichever connection `db` resolves to at each statement. */
+export function createSqlOps(db: Db, search: SearchOptions): StoreOps {
+  return {
+    ...accountOps(db),
+    ...widgetAndKeyOps(db),
+    ...knowledgeOps(db),
+    ...searchOps(db, search),
+    ...sessionOps(db),
+    ...recordOps(db),
+  };
+}
