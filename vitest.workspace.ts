@@ -10,5 +10,6 @@ export default [
   'packages/agents',
   'packages/server',
   'packages/client',
+  'packages/widget',
   'examples/*',
 ];

@@ -70,6 +70,8 @@ export function createLocalAgent(options: LocalAgentOptions): Agent {
 async function draftReply(request: AgentRequest, settings: Settings): Promise<Draft> {
   const { widget, message } = request;
   const phrases = phrasesFor(request.language);
+  // Submitted answers are not a new question: acknowledge them rather than reading them for triggers.
+  if (request.formSubmission) return { content: phrases.formReceived(escapeMarkdown(request.formSubmission.title)) };
   const form = findTriggeredForm(widget.forms, message);
   if (form !== null) return formDraft(form, phrases);
   switch (detectSmallTalk(message, [widget.name])) {

@@ -14,6 +14,7 @@ export interface Phrases {
   /** Offered after a miss when a form can put the visitor in touch with a person. */
   formHint(trigger: string): string;
   formLeadIn(title: string): string;
+  formReceived(title: string): string;
   source: string;
   /** Products answer the question on their own. */
   productsLead(list: string): string;
@@ -33,6 +34,7 @@ const en: Phrases = {
   notFoundHint: 'Could you rephrase your question, or ask about another topic?',
   formHint: (trigger) => `If you'd rather talk to a person, just say “${trigger}”.`,
   formLeadIn: (title) => `Sure! Please fill in the form below (**${title}**) and we'll get back to you.`,
+  formReceived: (title) => `Thank you! We received your answers to **${title}** and will get back to you soon. Anything else I can help with?`,
   source: 'Source',
   productsLead: (list) => `Here is what I found in our catalogue: ${list}.`,
   productsAlso: (list) => `Related products: ${list}.`,
@@ -50,6 +52,7 @@ const fr: Phrases = {
   notFoundHint: 'Pourriez-vous reformuler votre question, ou poser une question sur un autre sujet ?',
   formHint: (trigger) => `Si vous préférez parler à une personne, écrivez simplement « ${trigger} ».`,
   formLeadIn: (title) => `Bien sûr ! Remplissez le formulaire ci-dessous (**${title}**) et nous reviendrons vers vous.`,
+  formReceived: (title) => `Merci ! Nous avons bien reçu vos réponses (**${title}**) et reviendrons vers vous rapidement. Puis-je vous aider pour autre chose ?`,
   source: 'Source',
   productsLead: (list) => `Voici ce que j'ai trouvé dans notre catalogue : ${list}.`,
   productsAlso: (list) => `Produits associés : ${list}.`,
@@ -67,6 +70,7 @@ const de: Phrases = {
   notFoundHint: 'Könnten Sie Ihre Frage anders formulieren oder nach einem anderen Thema fragen?',
   formHint: (trigger) => `Wenn Sie lieber mit einem Menschen sprechen möchten, schreiben Sie einfach „${trigger}“.`,
   formLeadIn: (title) => `Gern! Bitte füllen Sie das Formular unten aus (**${title}**), wir melden uns bei Ihnen.`,
+  formReceived: (title) => `Danke! Wir haben Ihre Angaben (**${title}**) erhalten und melden uns bald. Kann ich sonst noch helfen?`,
   source: 'Quelle',
   productsLead: (list) => `Das habe ich in unserem Sortiment gefunden: ${list}.`,
   productsAlso: (list) => `Passende Produkte: ${list}.`,
@@ -84,6 +88,7 @@ const es: Phrases = {
   notFoundHint: '¿Podrías reformular la pregunta o preguntar por otro tema?',
   formHint: (trigger) => `Si prefieres hablar con una persona, escribe «${trigger}».`,
   formLeadIn: (title) => `¡Claro! Rellena el formulario de abajo (**${title}**) y nos pondremos en contacto contigo.`,
+  formReceived: (title) => `¡Gracias! Hemos recibido tus respuestas (**${title}**) y te contactaremos pronto. ¿Puedo ayudarte con algo más?`,
   source: 'Fuente',
   productsLead: (list) => `Esto es lo que he encontrado en nuestro catálogo: ${list}.`,
   productsAlso: (list) => `Productos relacionados: ${list}.`,

@@ -34,6 +34,7 @@ export function demoWidget(overrides: Partial<Widget> = {}): Widget {
     forms: DEMO_FORMS,
     sessionTtlSeconds: 86_400,
     theme: {},
+    identitySecrets: [],
     createdAt: CREATED,
     ...overrides,
   };
@@ -55,6 +56,7 @@ function demoSession(widget: Widget): Session {
     expiresAt: new Date(CREATED.getTime() + 86_400_000),
     resolvedAt: null,
     pendingFormId: null,
+    identitySub: null,
   };
 }
 

@@ -1,4 +1,7 @@
+import { createDocumentsResource, type DocumentsResource } from './resources/documents.js';
 import { createFormsResource, type FormsResource } from './resources/forms.js';
+import { createKnowledgeResource, type KnowledgeResource } from './resources/knowledge.js';
+import { createKnowledgeBasesResource, type KnowledgeBasesResource } from './resources/knowledge-bases.js';
 import { createMessagesResource, type MessagesResource } from './resources/messages.js';
 import { createProductsResource, type ProductsResource } from './resources/products.js';
 import { createSessionsResource, type SessionsResource } from './resources/sessions.js';
@@ -23,12 +26,15 @@ export interface ClientOptions {
   headers?: Record<string, string>;
 }
 
-/** One method per endpoint of spec section 4, grouped by resource. */
+/** One method per endpoint of spec section 4 and of the knowledge-base API, grouped by resource. */
 export interface SvcClient {
   sessions: SessionsResource;
   messages: MessagesResource;
   forms: FormsResource;
+  knowledgeBases: KnowledgeBasesResource;
   products: ProductsResource;
+  documents: DocumentsResource;
+  knowledge: KnowledgeResource;
 }
 
 /**
@@ -55,6 +61,9 @@ export function createClient(options: ClientOptions): SvcClient {
     sessions: createSessionsResource(transport),
     messages: createMessagesResource(transport),
     forms: createFormsResource(transport),
+    knowledgeBases: createKnowledgeBasesResource(transport),
     products: createProductsResource(transport),
+    documents: createDocumentsResource(transport),
+    knowledge: createKnowledgeResource(transport),
   };
 }

@@ -115,6 +115,64 @@ describe('client against a real server', () => {
     expect(await failure(client.products.list(live.knowledgeBaseId))).toMatchObject({ status: 403, code: 'insufficient_scope' });
   });
 
+  it('manages a knowledge base end to end: create, list, get, products, documents, search', async () => {
+    const writer = createClient({ baseUrl: live.url, apiKey: live.keys.knowledgeWrite });
+    const reader = createClient({ baseUrl: live.url, apiKey: live.keys.knowledge });
+
+    const created = await writer.knowledgeBases.create({ name: 'Winter catalogue' }, { idempotencyKey: 'kb-winter' });
+    expect(created).toMatchObject({ status: 201, data: { id: expect.stringMatching(/^kb_/), name: 'Winter catalogue' }, meta: { creditsConsumed: 0 } });
+    const kb = created.data.id;
+    const page = await reader.knowledgeBases.list({ limit: 1 });
+    expect(page.pagination).toMatchObject({ hasMore: true, total: 2 });
+    const all = [];
+    for await (const item of reader.knowledgeBases.iterate({ limit: 1 })) all.push(item.id);
+    expect(all).toEqual([live.knowledgeBaseId, kb]);
+    expect((await reader.knowledgeBases.get(kb)).data).toMatchObject({ id: kb, products: 0, documents: 0 });
+
+    // Products: put one, upsert a batch, delete one (the second delete is product_not_found).
+    const put = await writer.products.put(kb, 'bivy-1', { name: 'Summit 1 Bivy Tent', price: 189, currency: 'EUR' });
+    expect(put.data).toEqual({ id: 'bivy-1', name: 'Summit 1 Bivy Tent', price: 189, currency: 'EUR' });
+    expect((await writer.products.upsert(kb, { products: [{ id: 'stove-1', name: 'Jet Stove', price: 89 }, { id: 'mug-1', name: 'Enamel Mug', price: 12 }] })).data).toEqual({ upserted: 2 });
+    expect((await reader.products.list(kb)).data.map((p) => p.id)).toEqual(['bivy-1', 'mug-1', 'stove-1']);
+    expect((await writer.products.delete(kb, 'mug-1')).data).toEqual({ id: 'mug-1', deleted: true });
+    expect(await failure(writer.products.delete(kb, 'mug-1'))).toMatchObject({ status: 404, code: 'product_not_found' });
+    expect(await failure(writer.products.put(kb, 'bad', { name: 'Bad', price: -1 }))).toMatchObject({ status: 400, code: 'validation_failed', field: 'price' });
+
+    // Documents: add, find by search, replace (old text gone), delete; pages with total.
+    const added = await writer.documents.add(kb, { title: 'Gift cards', content: '# Gift cards\n\nGift cards never expire and work in our Reykjavik stores.' });
+    expect(added).toMatchObject({ status: 201, data: { knowledgeBaseId: kb, title: 'Gift cards', url: null } });
+    const found = await reader.knowledge.search(kb, { query: 'Do gift cards expire?' });
+    expect(found.data.passages[0]).toMatchObject({ documentId: added.data.id, content: expect.stringContaining('never expire') });
+    expect(found.meta.creditsConsumed).toBeGreaterThan(0);
+    expect((await reader.knowledge.search(kb, { query: 'bivy tent' })).data.products[0]).toMatchObject({ id: 'bivy-1', rank: expect.any(Number) });
+    const replaced = await writer.documents.replace(kb, added.data.id, { title: 'Rentals', content: 'Kayak rentals cost 40 euros per day.' });
+    expect(replaced.data).toMatchObject({ id: added.data.id, title: 'Rentals' });
+    expect((await reader.knowledge.search(kb, { query: 'gift cards Reykjavik' })).data.passages).toEqual([]);
+    expect((await reader.knowledge.search(kb, { query: 'kayak rentals' })).data.passages[0]).toMatchObject({ documentId: added.data.id });
+    for (const title of ['Guide 1', 'Guide 2']) await writer.documents.add(kb, { title, content: `${title} text.` });
+    const docs = await reader.documents.list(kb, { limit: 2 });
+    expect(docs.pagination).toMatchObject({ hasMore: true, total: 3 });
+    const titles = [];
+    for await (const doc of reader.documents.iterate(kb, { limit: 2 })) titles.push(doc.title);
+    expect(titles).toEqual(['Rentals', 'Guide 1', 'Guide 2']);
+    expect((await writer.documents.delete(kb, added.data.id)).data).toEqual({ id: added.data.id, deleted: true });
+    expect(await failure(writer.documents.delete(kb, added.data.id))).toMatchObject({ status: 404, code: 'document_not_found' });
+    expect((await reader.knowledgeBases.get(kb)).data).toMatchObject({ products: 2, documents: 2 });
+
+    // Scopes: a read key cannot write, a chat key cannot read.
+    expect(await failure(reader.documents.add(kb, { title: 'T', content: 'C' }))).toMatchObject({ status: 403, code: 'insufficient_scope' });
+    expect(await failure(client.knowledge.search(kb, { query: 'tent' }))).toMatchObject({ status: 403, code: 'insufficient_scope' });
+  });
+
+  it("answers a visitor from a document added to the widget's knowledge base through the client", async () => {
+    const writer = createClient({ baseUrl: live.url, apiKey: live.keys.knowledgeWrite });
+    await writer.documents.add(live.knowledgeBaseId, { title: 'Repairs', content: '# Repairs\n\nWe repair torn tent fabric for free within two years of purchase.' });
+    const { data: session } = await client.sessions.create(widget, { visitorId: 'visitor-kb' });
+    const reply = await client.messages.send(widget, session.sessionId, { content: 'Do you repair torn tent fabric?' });
+    if (reply.status !== 200) throw new Error(`expected a sync reply, got ${reply.status}`);
+    expect(reply.data.content).toMatch(/repair torn tent fabric for free/i);
+  });
+
   it('sends a verified identity with an identity:assert key, and is refused it without the scope', async () => {
     const asserting = createClient({ baseUrl: live.url, apiKey: live.keys.identity });
     const { data: session } = await asserting.sessions.create(widget, { visitorId: 'visitor-7' });

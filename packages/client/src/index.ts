@@ -4,7 +4,10 @@ export { isSvcApiError, SvcApiError } from './errors.js';
 export type { ClientErrorCode, SvcApiErrorCode, SvcApiErrorInit } from './errors.js';
 export { DEFAULT_RETRY } from './retry.js';
 export type { RetryOptions } from './retry.js';
+export type { DocumentsResource } from './resources/documents.js';
 export type { FormsResource } from './resources/forms.js';
+export type { KnowledgeResource } from './resources/knowledge.js';
+export type { KnowledgeBasesResource } from './resources/knowledge-bases.js';
 export type { MessagesResource } from './resources/messages.js';
 export type { ProductsResource } from './resources/products.js';
 export type { SessionsResource } from './resources/sessions.js';
@@ -12,12 +15,20 @@ export type {
   ApiResponse,
   CallOptions,
   CreatedSession,
+  CreateKnowledgeBaseBody,
   CreateSessionBody,
+  Deleted,
+  DocumentBody,
   EndedSession,
   ErrorBody,
   FormSubmissionBody,
   HistoryItem,
   Identity,
+  KnowledgeBase,
+  KnowledgeBaseDetail,
+  KnowledgeDocument,
+  KnowledgeSearchBody,
+  KnowledgeSearchResult,
   ListQuery,
   MessageReply,
   Meta,
@@ -26,11 +37,15 @@ export type {
   PostOptions,
   ProcessingReply,
   Product,
+  ProductBody,
+  ProductInput,
   RatedSession,
   RateSessionBody,
   Rating,
   SendMessageBody,
   Session,
   TurnResponse,
+  UpsertedProducts,
+  UpsertProductsBody,
   VisitorContext,
 } from './types.js';

@@ -14,3 +14,7 @@ export function conversationsPath(widgetId: string): string {
 export function sessionPath(widgetId: string, sessionId: string): string {
   return `${conversationsPath(widgetId)}/${segment('sessionId', sessionId)}`;
 }
+
+export function knowledgeBasePath(knowledgeBaseId: string): string {
+  return `/knowledge-bases/${segment('knowledgeBaseId', knowledgeBaseId)}`;
+}

@@ -7,9 +7,9 @@ export interface RetryPolicy {
 }
 
 /**
- * Automatic retries. Only safe requests are retried: GETs, and POSTs sent with an `idempotencyKey` (the server
- * replays the first success of a key instead of running the request again). Network errors and the listed
- * statuses are retried; timeouts are not.
+ * Automatic retries. Only safe requests are retried: GETs, PUTs and DELETEs (running them twice leaves the same
+ * state), and POSTs sent with an `idempotencyKey` (the server replays the first success of a key instead of
+ * running the request again). Network errors and the listed statuses are retried; timeouts are not.
  */
 export interface RetryOptions {
   /** Retries after the first attempt. Default 2. */

@@ -18,10 +18,14 @@ export interface Transport {
   /** A GET; with a `query` the response must be a list page. */
   get<R>(path: string, options: CallOptions | undefined, query?: ListQuery): Promise<R>;
   post<R>(path: string, body: object | undefined, options: PostOptions | undefined): Promise<R>;
+  put<R>(path: string, body: object, options: CallOptions | undefined): Promise<R>;
+  delete<R>(path: string, options: CallOptions | undefined): Promise<R>;
 }
 
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
 interface Request {
-  method: 'GET' | 'POST';
+  method: Method;
   path: string;
   query: ListQuery | undefined;
   body: object | undefined;
@@ -98,8 +102,9 @@ export function createTransport(options: TransportOptions): Transport {
     const headers = new Headers({ accept: 'application/json', 'x-api-key': options.apiKey });
     for (const extra of [options.headers, call?.headers]) for (const [name, value] of Object.entries(extra ?? {})) headers.set(name, value);
     if (call?.idempotencyKey !== undefined) headers.set('idempotency-key', call.idempotencyKey);
-    // Only requests that cannot run twice are retried: GETs, and POSTs the server de-duplicates by key.
-    const safe = request.method === 'GET' || call?.idempotencyKey !== undefined;
+    // Only requests that may run twice are retried: the idempotent methods (RFC 9110 section 9.2.2: GET, PUT,
+    // DELETE), and POSTs the server de-duplicates by key.
+    const safe = request.method !== 'POST' || call?.idempotencyKey !== undefined;
     for (let retry = 0; ; retry++) {
       const outcome = await attempt(request, headers);
       if ('result' in outcome) return outcome.result;
@@ -111,12 +116,12 @@ export function createTransport(options: TransportOptions): Transport {
     }
   }
 
+  const call = <R>(method: Method, path: string, body: object | undefined, callOptions: PostOptions | undefined, query?: ListQuery): Promise<R> =>
+    send({ method, path, query, body, options: callOptions, page: query !== undefined }) as Promise<R>;
   return {
-    get<R>(path: string, callOptions: CallOptions | undefined, query?: ListQuery): Promise<R> {
-      return send({ method: 'GET', path, query, body: undefined, options: callOptions, page: query !== undefined }) as Promise<R>;
-    },
-    post<R>(path: string, body: object | undefined, callOptions: PostOptions | undefined): Promise<R> {
-      return send({ method: 'POST', path, query: undefined, body, options: callOptions, page: false }) as Promise<R>;
-    },
+    get: (path, callOptions, query) => call('GET', path, undefined, callOptions, query),
+    post: (path, body, callOptions) => call('POST', path, body, callOptions),
+    put: (path, body, callOptions) => call('PUT', path, body, callOptions),
+    delete: (path, callOptions) => call('DELETE', path, undefined, callOptions),
   };
 }

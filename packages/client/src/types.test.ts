@@ -3,19 +3,31 @@ import { createClient } from './index.js';
 import type {
   ApiResponse,
   CreatedSession,
+  CreateKnowledgeBaseBody,
   CreateSessionBody,
+  Deleted,
+  DocumentBody,
   FormSubmissionBody,
   HistoryItem,
+  KnowledgeBase,
+  KnowledgeBaseDetail,
+  KnowledgeDocument,
+  KnowledgeSearchBody,
+  KnowledgeSearchResult,
   MessageReply,
   PageResponse,
   ProcessingReply,
   Product,
+  ProductBody,
+  ProductInput,
   Rating,
   SendMessageBody,
   Session,
   SvcApiErrorCode,
   SvcClient,
   TurnResponse,
+  UpsertedProducts,
+  UpsertProductsBody,
 } from './index.js';
 
 // Type tests: `pnpm typecheck` checks these assertions; at run time they are no-ops (no request is sent).
@@ -83,6 +95,41 @@ describe('inferred types', () => {
     expectTypeOf(client.forms.submit).returns.resolves.toEqualTypeOf<TurnResponse>();
     expectTypeOf<ApiResponse<Session>['meta']['creditsConsumed']>().toEqualTypeOf<number>();
     expectTypeOf<PageResponse<Product>['pagination']>().toEqualTypeOf<{ cursor: string | null; hasMore: boolean; total?: number | undefined }>();
+  });
+
+  it('types the knowledge-base bodies and responses from core', () => {
+    expectTypeOf<CreateKnowledgeBaseBody>().toEqualTypeOf<{ name: string }>();
+    expectTypeOf<ProductBody>().not.toHaveProperty('id');
+    expectTypeOf<ProductBody['price']>().toEqualTypeOf<number>();
+    expectTypeOf<ProductInput['id']>().toEqualTypeOf<string>();
+    expectTypeOf<UpsertProductsBody>().toEqualTypeOf<{ products: ProductInput[] }>();
+    expectTypeOf<DocumentBody>().toEqualTypeOf<{ title: string; content: string; url?: string | undefined }>();
+    expectTypeOf<KnowledgeSearchBody>().toEqualTypeOf<{ query: string; language?: string | undefined; limit?: number | undefined }>();
+    expectTypeOf<KnowledgeBase>().toEqualTypeOf<{ id: string; name: string; createdAt: string }>();
+    expectTypeOf<KnowledgeBaseDetail>().toMatchTypeOf<KnowledgeBase & { products: number; documents: number }>();
+    expectTypeOf<KnowledgeDocument>().toEqualTypeOf<{ id: string; knowledgeBaseId: string; title: string; url: string | null; createdAt: string }>();
+    expectTypeOf<KnowledgeSearchResult['passages'][number]>().toEqualTypeOf<{ documentId: string; title: string; url: string | null; content: string; rank: number }>();
+    expectTypeOf<KnowledgeSearchResult['products'][number]>().toMatchTypeOf<Product & { rank: number }>();
+    expectTypeOf<UpsertedProducts>().toEqualTypeOf<{ upserted: number }>();
+    expectTypeOf<Deleted>().toEqualTypeOf<{ id: string; deleted: true }>();
+  });
+
+  it('types every knowledge method with its envelope', () => {
+    expectTypeOf(client.knowledgeBases.create).returns.resolves.toEqualTypeOf<ApiResponse<KnowledgeBase, 201>>();
+    expectTypeOf(client.knowledgeBases.list).returns.resolves.toEqualTypeOf<PageResponse<KnowledgeBase>>();
+    expectTypeOf(client.knowledgeBases.iterate).returns.toEqualTypeOf<AsyncGenerator<KnowledgeBase, void, undefined>>();
+    expectTypeOf(client.knowledgeBases.get).returns.resolves.toEqualTypeOf<ApiResponse<KnowledgeBaseDetail>>();
+    expectTypeOf(client.products.put).returns.resolves.toEqualTypeOf<ApiResponse<Product>>();
+    expectTypeOf(client.products.upsert).returns.resolves.toEqualTypeOf<ApiResponse<UpsertedProducts>>();
+    expectTypeOf(client.products.delete).returns.resolves.toEqualTypeOf<ApiResponse<Deleted>>();
+    expectTypeOf(client.documents.add).returns.resolves.toEqualTypeOf<ApiResponse<KnowledgeDocument, 201>>();
+    expectTypeOf(client.documents.replace).returns.resolves.toEqualTypeOf<ApiResponse<KnowledgeDocument>>();
+    expectTypeOf(client.documents.delete).returns.resolves.toEqualTypeOf<ApiResponse<Deleted>>();
+    expectTypeOf(client.documents.list).returns.resolves.toEqualTypeOf<PageResponse<KnowledgeDocument>>();
+    expectTypeOf(client.documents.iterate).returns.toEqualTypeOf<AsyncGenerator<KnowledgeDocument, void, undefined>>();
+    expectTypeOf(client.knowledge.search).returns.resolves.toEqualTypeOf<ApiResponse<KnowledgeSearchResult>>();
+    // @ts-expect-error a search needs a query
+    expectTypeOf<{ limit: 3 }>().toMatchTypeOf<KnowledgeSearchBody>();
   });
 
   it('narrows a send result on its status: 200 reply or 202 processing', () => {

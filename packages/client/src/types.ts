@@ -5,20 +5,29 @@
 import type { z } from 'zod';
 import type {
   createdSessionSchema,
+  createKnowledgeBaseRequestSchema,
   createSessionRequestSchema,
+  documentRequestSchema,
+  documentSchema,
   endedSessionSchema,
+  Engine,
   errorBodySchema,
   formSubmissionRequestSchema,
   historyItemSchema,
+  knowledgeBaseSchema,
+  knowledgeSearchRequestSchema,
+  knowledgeSearchResultSchema,
   messageReplySchema,
   metaSchema,
   paginationSchema,
   processingReplySchema,
+  productBodySchema,
   productSchema,
   ratedSessionSchema,
   rateSessionRequestSchema,
   sendMessageRequestSchema,
   sessionSchema,
+  upsertProductsRequestSchema,
 } from '@svc/core';
 
 // Bodies are what the caller sends, so they are the schemas' inputs; responses are what the server produced.
@@ -41,6 +50,28 @@ export type Product = z.output<typeof productSchema>;
 export type Meta = z.output<typeof metaSchema>;
 export type Pagination = z.output<typeof paginationSchema>;
 export type ErrorBody = z.output<typeof errorBodySchema>;
+
+// Knowledge bases (issue #3).
+export type CreateKnowledgeBaseBody = z.input<typeof createKnowledgeBaseRequestSchema>;
+/** A product as `products.upsert` sends it, `id` included. */
+export type ProductInput = z.input<typeof productSchema>;
+/** A product as `products.put` sends it: the path names its id. */
+export type ProductBody = z.input<typeof productBodySchema>;
+export type UpsertProductsBody = z.input<typeof upsertProductsRequestSchema>;
+export type DocumentBody = z.input<typeof documentRequestSchema>;
+export type KnowledgeSearchBody = z.input<typeof knowledgeSearchRequestSchema>;
+
+export type KnowledgeBase = z.output<typeof knowledgeBaseSchema>;
+/** A document of a knowledge base, as listed and returned: its content is not sent back. */
+export type KnowledgeDocument = z.output<typeof documentSchema>;
+export type KnowledgeSearchResult = z.output<typeof knowledgeSearchResultSchema>;
+// These three have no schema in core: they are what the engine's methods return, so they cannot drift from it.
+type KnowledgeData<M extends keyof Engine['knowledge']> = Awaited<ReturnType<Engine['knowledge'][M]>>['data'];
+/** A knowledge base with how many products and documents it holds. */
+export type KnowledgeBaseDetail = KnowledgeData<'get'>;
+export type UpsertedProducts = KnowledgeData<'upsertProducts'>;
+/** What a delete answers: `{ id, deleted: true }`. */
+export type Deleted = KnowledgeData<'deleteProduct'>;
 
 /**
  * A list query. The server's schema reads `limit` from a query string; callers pass a number (1-100, default

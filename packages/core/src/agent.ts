@@ -27,6 +27,8 @@ export interface AgentRequest {
   now: Date;
   /** Aborted when the caller gives up; an agent stops work and rejects. */
   signal: AbortSignal;
+  /** Set when `message` is the visitor's accepted answers to this form (rendered readably), not free text. */
+  formSubmission?: { formId: string; title: string };
 }
 
 export interface AgentReply {

@@ -1,3 +1,4 @@
+import type { IdentityClaims } from './agent.js';
 import type { Credits, TokenUsage } from './credits.js';
 
 /** Entities as the engine stores them. Timestamps are `Date`s here; schemas turn them into ISO strings. */
@@ -225,4 +226,6 @@ export interface Principal {
   replyFormat: ReplyFormat;
   /** Public keys: the only widget they may address. */
   widgetId: string | null;
+  /** Public keys: claims of a verified widget identity token sent with this request (spec 4.9, 5.4). */
+  identity: IdentityClaims | null;
 }

@@ -115,3 +115,14 @@ export type {
   TurnJobStatus,
 } from './store/callback-store.js';
 export { MAX_TURN_ATTEMPTS, completedPayload, failedPayload } from './engine/callback-turns.js';
+export {
+  createKnowledgeBaseRequestSchema,
+  documentRequestSchema,
+  documentSchema,
+  knowledgeBaseSchema,
+  knowledgeSearchRequestSchema,
+  knowledgeSearchResultSchema,
+  productBodySchema,
+  upsertProductsRequestSchema,
+} from './schemas/knowledge.js';
+export type { DocumentView, KnowledgeBaseView, KnowledgeSearchResult } from './schemas/knowledge.js';

@@ -64,6 +64,7 @@ async function storeBaseline(store: Store, accountId: string, widgetId: string):
         expiresAt: new Date(now.getTime() + 86_400_000),
         resolvedAt: null,
         pendingFormId: null,
+        identitySub: null,
       };
       await store.insertSession(session);
       return session;

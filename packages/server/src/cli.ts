@@ -5,9 +5,10 @@ import { parseArgs } from 'node:util';
 import { isSvcError, type Store } from '@svc/core';
 import { migrate } from '@svc/store-postgres';
 import { createAccount, setCredits } from './admin/accounts.js';
-import { createApiKey, describeKey } from './admin/keys.js';
+import { describeDelivery, replayDelivery } from './admin/deliveries.js';
+import { createApiKey, createPublicKey, describeKey, rotateCallbackSecret } from './admin/keys.js';
 import { importKnowledgeBase } from './admin/knowledge.js';
-import { createWidget } from './admin/widgets.js';
+import { createWidget, currentIdentitySecret, rotateIdentitySecret, setWidgetForms } from './admin/widgets.js';
 import { ConfigError, loadConfig, userDirectory, type ServerConfig } from './config.js';
 import { describeStore, openStore } from './open-store.js';
 import { startServer } from './start.js';
@@ -16,16 +17,23 @@ const USAGE = `svc — Svc Conversations server and administration
 
 Usage: svc <command> [options]      (from the repository root: pnpm svc <command> …)
 
-  start [--port N] [--host H]                          Serve the API (migrates; seeds a demo on first run)
+  start [--port N] [--host H] [--role all|api|worker]  Serve the API and run the callback workers
+                                                       (migrates; seeds a demo on first run)
   migrate                                              Apply database migrations
   accounts create --name N [--credits C]               → { "id": "acct_…" }
   credits set --account A --balance C                  Set an account's credit balance
   widgets create --account A --name N [--knowledge-base kb_…]… [--greeting G] [--language L]
-                 [--timezone Z] [--session-ttl SECONDS]  → { "id": "wgt_…" }
+                 [--timezone Z] [--session-ttl SECONDS]  → { "id": "wgt_…", "identitySecret": "idsec_…" } (shown once)
+  widgets rotate-identity-secret --widget W [--grace-hours H]  New token-signing secret; old one valid H more hours (24)
+  widgets set-forms --widget W --file forms.json       Replace the widget's dynamic form definitions
   keys create --account A --scopes s1,s2 [--callback-url U] [--reply-format markdown|text|messenger|whatsapp]
                                                        → { "id": "key_…", "key": "sk_live_…" } (shown once)
+  keys create-public --widget W --origins o1,o2         → { "id": "key_…", "key": "pk_live_…" } for the widget
+  keys rotate-callback-secret --id ID                  → { "callbackSecret": "whsec_…" } (shown once)
   keys revoke --id ID
   keys list [--account A]
+  deliveries list [--failed] [--account A] [--limit N] Callback deliveries, newest first
+  deliveries replay --id ID                            Send a delivery again (fresh retry budget)
   kb import --account A --file products.json [--name N] → { "id": "kb_…" }
 
 Every command takes --json for machine-readable output. Scopes: conversations:chat, identity:assert,
@@ -53,6 +61,12 @@ const OPTIONS = {
   'reply-format': { type: 'string' },
   id: { type: 'string' },
   file: { type: 'string' },
+  role: { type: 'string' },
+  widget: { type: 'string' },
+  origins: { type: 'string' },
+  failed: { type: 'boolean' },
+  limit: { type: 'string' },
+  'grace-hours': { type: 'string' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -67,6 +81,15 @@ function number(raw: string, flag: string): number {
   const value = Number(raw);
   if (raw.trim() === '' || !Number.isFinite(value)) throw new UsageError(`--${flag} must be a number; got "${raw}"`);
   return value;
+}
+
+async function readJsonFile(file: string): Promise<unknown> {
+  const path = resolve(userDirectory(), file);
+  try {
+    return JSON.parse(await readFile(path, 'utf8'));
+  } catch (error) {
+    throw new UsageError(`Cannot read ${path} as JSON: ${(error as Error).message}`);
+  }
 }
 
 /** Runs a command against the store; returns what to print (JSON) and a human line. */
@@ -97,7 +120,26 @@ async function runAdmin(command: string, values: Values, store: Store, config: S
         ...(values.timezone === undefined ? {} : { timezone: values.timezone }),
         ...(values['session-ttl'] === undefined ? {} : { sessionTtlSeconds: number(values['session-ttl'], 'session-ttl') }),
       });
-      return { json: { id: widget.id, name: widget.name, knowledgeBaseIds: widget.knowledgeBaseIds }, text: `Created widget ${widget.id}.` };
+      const identitySecret = currentIdentitySecret(widget);
+      return {
+        json: { id: widget.id, name: widget.name, knowledgeBaseIds: widget.knowledgeBaseIds, identitySecret },
+        text: `Created widget ${widget.id}.\nIdentity token secret: ${identitySecret}\nStore it on your server now: it is not shown again.`,
+      };
+    }
+    case 'widgets rotate-identity-secret': {
+      const hours = values['grace-hours'] === undefined ? 24 : number(values['grace-hours'], 'grace-hours');
+      const { widget, identitySecret } = await rotateIdentitySecret(store, required(values, 'widget'), hours * 3600);
+      return {
+        json: { id: widget.id, identitySecret, previousSecretsValidForHours: hours },
+        text: `New identity token secret for ${widget.id}: ${identitySecret}\nTokens signed with the previous secret are accepted for ${hours} more hours.`,
+      };
+    }
+    case 'widgets set-forms': {
+      const widget = await setWidgetForms(store, required(values, 'widget'), await readJsonFile(required(values, 'file')));
+      return {
+        json: { id: widget.id, forms: widget.forms.map((f) => f.id) },
+        text: `Widget ${widget.id} now offers ${widget.forms.length} form(s): ${widget.forms.map((f) => f.id).join(', ') || 'none'}.`,
+      };
     }
     case 'keys create': {
       const created = await createApiKey(store, {
@@ -116,6 +158,37 @@ async function runAdmin(command: string, values: Values, store: Store, config: S
       const secretLine = created.callbackSecret ? `\nCallback secret: ${created.callbackSecret}` : '';
       return { json, text: `Created key ${created.apiKey.id}\nKey: ${created.key}${secretLine}\nStore it now: it is not shown again.` };
     }
+    case 'keys create-public': {
+      const created = await createPublicKey(store, {
+        widgetId: required(values, 'widget'),
+        origins: required(values, 'origins').split(',').map((o) => o.trim()).filter(Boolean),
+      });
+      return {
+        json: { id: created.apiKey.id, key: created.key, widgetId: created.apiKey.widgetId, origins: created.apiKey.allowedOrigins },
+        text: `Created public key ${created.apiKey.id} for widget ${created.apiKey.widgetId}\nKey: ${created.key}\nAllowed origins: ${created.apiKey.allowedOrigins.join(', ')}`,
+      };
+    }
+    case 'keys rotate-callback-secret': {
+      const { apiKey, callbackSecret } = await rotateCallbackSecret(store, required(values, 'id'));
+      return { json: { id: apiKey.id, callbackSecret }, text: `New callback secret for ${apiKey.id}: ${callbackSecret}\nStore it now: it is not shown again.` };
+    }
+    case 'deliveries list': {
+      const limit = values.limit === undefined ? 50 : number(values.limit, 'limit');
+      const deliveries = (
+        await store.listDeliveries({ limit, ...(values.failed ? { status: 'failed' as const } : {}), ...(values.account ? { accountId: values.account } : {}) })
+      ).map(describeDelivery);
+      const text = deliveries.length
+        ? deliveries.map((d) => `${d.id}  ${d.event}  ${d.status}  attempts=${d.attempts}  ${d.lastError ?? ''}`).join('\n')
+        : 'No deliveries.';
+      return { json: deliveries, text };
+    }
+    case 'deliveries replay': {
+      const delivery = await replayDelivery(store, required(values, 'id'));
+      return {
+        json: describeDelivery(delivery),
+        text: `Delivery ${delivery.id} queued again; a running worker sends it within a second.`,
+      };
+    }
     case 'keys revoke': {
       const id = required(values, 'id');
       if (!(await store.revokeApiKey(id, new Date()))) throw new UsageError(`No active key with id ${id}`);
@@ -129,13 +202,7 @@ async function runAdmin(command: string, values: Values, store: Store, config: S
       return { json: keys, text };
     }
     case 'kb import': {
-      const path = resolve(userDirectory(), required(values, 'file'));
-      let content: unknown;
-      try {
-        content = JSON.parse(await readFile(path, 'utf8'));
-      } catch (error) {
-        throw new UsageError(`Cannot read ${path} as JSON: ${(error as Error).message}`);
-      }
+      const content = await readJsonFile(required(values, 'file'));
       const result = await importKnowledgeBase(store, {
         accountId: required(values, 'account'),
         content,
@@ -176,7 +243,9 @@ export async function main(argv: string[]): Promise<number> {
       ...(values.host === undefined ? {} : { host: values.host }),
     });
     if (positionals[0] === 'start') {
-      await startServer(config);
+      const role = values.role ?? 'all';
+      if (role !== 'all' && role !== 'api' && role !== 'worker') throw new UsageError('--role must be all, api or worker');
+      await startServer(config, { role });
       return -1; // keeps running
     }
     const command = positionals.slice(0, 2).join(' ');
@@ -184,7 +253,9 @@ export async function main(argv: string[]): Promise<number> {
     try {
       const result = await runAdmin(positionals[0] === 'migrate' ? 'migrate' : command, values, store, config);
       console.log(json ? JSON.stringify(result.json, null, 2) : result.text);
-      if (!json && positionals[0] !== 'migrate' && positionals[1] !== 'list') console.error(`(${describeStore(config)})`);
+      if (!json && positionals[0] !== 'migrate' && positionals[1] !== 'list' && positionals[1] !== 'replay') {
+        console.error(`(${describeStore(config)})`);
+      }
       return 0;
     } finally {
       await store.close();

@@ -17,6 +17,10 @@ export interface ServerConfig {
   seedDemo: boolean;
   /** Allow http:// and private-network callback URLs (development and tests only). */
   allowPrivateCallbacks: boolean;
+  /** Requests per minute and client address made with public (widget) keys. */
+  publicRateLimitPerMinute: number;
+  /** Take the client address from X-Forwarded-For (only behind a proxy you control). */
+  trustProxy: boolean;
 }
 
 export class ConfigError extends Error {
@@ -64,6 +68,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logLevel: env.LOG_LEVEL || 'info',
     seedDemo: flag(env, 'SVC_SEED_DEMO', true),
     allowPrivateCallbacks: flag(env, 'SVC_ALLOW_PRIVATE_CALLBACKS', false),
+    publicRateLimitPerMinute: integer(env, 'SVC_PUBLIC_RATE_LIMIT', 120, 1, 1_000_000),
+    trustProxy: flag(env, 'SVC_TRUST_PROXY', false),
     ...overrides,
   };
 }

@@ -1,10 +1,12 @@
-import { createEngine, randomBase62, type Agent, type Clock, type Engine, type Store } from '@svc/core';
+import { createEngine, randomBase62, systemClock, type Agent, type Clock, type Engine, type Store } from '@svc/core';
+import { startWorkers, type WorkerOptions, type Workers } from './workers/workers.js';
 import { createLocalAgent } from '@svc/agents';
 import type { Hono } from 'hono';
 import type { Logger } from 'pino';
 import type { ServerConfig } from './config.js';
 import type { AppEnv } from './http/auth.js';
 import { formatReply } from './reply-format.js';
+import { widgetRoutes } from './widget-assets.js';
 import { createApp } from './http/app.js';
 
 export interface Runtime {
@@ -12,10 +14,13 @@ export interface Runtime {
   engine: Engine;
   app: Hono<AppEnv>;
   logger: Logger;
+  /** Starts the callback workers in this process (turn jobs and deliveries). */
+  startWorkers(options?: Partial<Omit<WorkerOptions, 'store' | 'engine' | 'logger'>>): Workers;
 }
 
 export interface RuntimeOptions {
-  config: Pick<ServerConfig, 'cursorSecret' | 'syncTimeoutMs' | 'agentTimeoutMs'>;
+  config: Pick<ServerConfig, 'cursorSecret' | 'syncTimeoutMs' | 'agentTimeoutMs'> &
+    Partial<Pick<ServerConfig, 'allowPrivateCallbacks' | 'publicRateLimitPerMinute' | 'trustProxy'>>;
   store: Store;
   logger: Logger;
   /** Defaults to the offline local agent answering from the store's knowledge bases. */
@@ -37,7 +42,34 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     ...(options.clock ? { clock: options.clock } : {}),
     logger: { error: (message, details) => logger.error(details, message) },
     formatReply,
+    onWork: (kind) => workers?.wake(kind),
   });
-  const app = createApp({ engine, store, logger, ...(options.clock ? { clock: options.clock } : {}) });
-  return { store, engine, app, logger };
+  let workers: Workers | undefined;
+  const app = createApp({
+    engine,
+    store,
+    logger,
+    extraRoutes: widgetRoutes(store),
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(config.publicRateLimitPerMinute === undefined ? {} : { publicRateLimitPerMinute: config.publicRateLimitPerMinute }),
+    ...(config.trustProxy === undefined ? {} : { trustProxy: config.trustProxy }),
+  });
+  const clock = options.clock ?? systemClock;
+  return {
+    store,
+    engine,
+    app,
+    logger,
+    startWorkers(overrides = {}) {
+      workers = startWorkers({
+        store,
+        engine,
+        logger,
+        clock,
+        allowPrivateCallbacks: config.allowPrivateCallbacks ?? false,
+        ...overrides,
+      });
+      return workers;
+    },
+  };
 }

@@ -1,3 +1,4 @@
+import { createLlmAgentFromEnv } from '@svc/agents';
 import { migrate } from '@svc/store-postgres';
 import type { ServerConfig } from './config.js';
 import { createLogger } from './logger.js';
@@ -26,23 +27,36 @@ function banner(url: string, seed: DemoSeed | null, storeName: string): string {
   return lines.join('\n');
 }
 
-/** `svc start`: open and migrate the database, seed a demo on first run, serve until SIGINT/SIGTERM. */
-export async function startServer(config: ServerConfig): Promise<RunningServer> {
+export type Role = 'all' | 'api' | 'worker';
+
+/**
+ * `svc start`: open and migrate the database, seed a demo on first run, then serve the API (role `api`), run the
+ * callback workers (role `worker`), or both (`all`, the default), until SIGINT/SIGTERM.
+ */
+export async function startServer(config: ServerConfig, options: { role?: Role } = {}): Promise<RunningServer | null> {
+  const role = options.role ?? 'all';
   const logger = createLogger(config.logLevel);
   const store = await openStore(config);
   await migrate(store);
   const seed = config.seedDemo ? await seedDemo(store) : null;
-  const runtime = await createRuntime({ config, store, logger });
-  const server = await listen(runtime, config);
+  // SVC_AI_PROVIDER picks an LLM (OpenAI, Anthropic, any OpenAI-compatible server); unset, the offline local agent
+  // answers. A half-set configuration stops here with the variable named, before anything is served.
+  const llm = createLlmAgentFromEnv(process.env, { knowledge: store });
+  const runtime = await createRuntime({ config, store, logger, ...(llm === null ? {} : { agent: llm }) });
+  logger.info({ agent: llm === null ? 'local' : process.env.SVC_AI_PROVIDER, role }, 'starting');
+  const workers = role === 'api' ? null : runtime.startWorkers();
+  const server = role === 'worker' ? null : await listen(runtime, config);
   // The banner is for the person at the terminal; logs stay JSON on stdout.
-  process.stderr.write(`${banner(server.url, seed, describeStore(config))}\n`);
+  if (server) process.stderr.write(`${banner(server.url, seed, describeStore(config))}\n`);
+  else process.stderr.write(`Svc Conversations worker running (${describeStore(config)})\n`);
 
   let stopping = false;
   const stop = async (signal: string): Promise<void> => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
-    await server.close().catch(() => undefined);
+    await server?.close().catch(() => undefined);
+    await workers?.stop().catch(() => undefined);
     await store.close();
     process.exit(0);
   };

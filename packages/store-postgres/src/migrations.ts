@@ -184,4 +184,72 @@ create table settings (
 );
 `;
 
-export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: 'initial', sql: initial }];
+/**
+ * Durable callback work (DESIGN.md section 5) and widget identity tokens.
+ *
+ * - `turn_jobs.seq` is the insertion order. A session's jobs are inserted under its session lock, so within a
+ *   session it is the arrival order, which `created_at` (an application clock, possibly equal or skewed between
+ *   instances) is not guaranteed to be. Claims gate each session on it.
+ * - The partial indexes serve the claim queries: unfinished jobs oldest first, a session's earlier unfinished job,
+ *   and pending deliveries by due time. Finished rows drop out of them.
+ * - `deliveries.payload` is text, not jsonb: every attempt must send, and sign, the exact bytes first written.
+ * - Existing widgets get no identity secret (they accept no identity tokens) and existing sessions no `sub`.
+ */
+const callbacksAndIdentity = /* sql */ `
+alter table widgets add column identity_secrets jsonb not null default '[]';
+alter table sessions add column identity_sub text;
+create index knowledge_bases_by_account on knowledge_bases (account_id, created_at, id collate "C");
+
+create table turn_jobs (
+  id text collate "C" primary key,
+  seq bigint generated always as identity,
+  account_id text not null,
+  key_id text not null,
+  widget_id text not null,
+  session_id text not null,
+  user_message_id text not null,
+  reply_message_id text not null,
+  kind text not null check (kind in ('message', 'form')),
+  identity jsonb,
+  timezone text,
+  status text not null check (status in ('queued', 'running', 'done', 'failed')),
+  attempts integer not null,
+  lease_owner text,
+  lease_expires_at timestamptz,
+  created_at timestamptz not null,
+  finished_at timestamptz,
+  error text
+);
+create index turn_jobs_unfinished on turn_jobs (created_at, seq) where status in ('queued', 'running');
+create index turn_jobs_unfinished_by_session on turn_jobs (widget_id, session_id, seq) where status in ('queued', 'running');
+
+create table deliveries (
+  id text collate "C" primary key,
+  account_id text not null,
+  key_id text not null,
+  widget_id text not null,
+  session_id text not null,
+  message_id text,
+  event text not null check (event in ('message.completed', 'message.failed')),
+  payload text not null,
+  url text not null,
+  status text not null check (status in ('pending', 'delivered', 'failed')),
+  attempts integer not null,
+  next_attempt_at timestamptz not null,
+  lease_owner text,
+  lease_expires_at timestamptz,
+  last_status integer,
+  last_error text,
+  created_at timestamptz not null,
+  delivered_at timestamptz
+);
+create index deliveries_due on deliveries (next_attempt_at, created_at, id) where status = 'pending';
+create index deliveries_by_creation on deliveries (created_at desc, id desc);
+create index deliveries_by_status on deliveries (status, created_at desc, id desc);
+create index deliveries_by_account on deliveries (account_id, created_at desc, id desc);
+`;
+
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: 'initial', sql: initial },
+  { version: 2, name: 'callbacks_and_identity', sql: callbacksAndIdentity },
+];

@@ -2,10 +2,13 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import type { Store } from '@svc/core';
-import { makeAccount } from '@svc/core/testing';
+import { at, makeAccount } from '@svc/core/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresStore, migrate } from './index.js';
+import { runMigrations } from './migrate.js';
+import { MIGRATIONS } from './migrations.js';
+import { openPostgresDriver } from './postgres-driver.js';
 import { TEST_DATABASE_URL, adminPool, dropSchema, testSchemaName, waitUntil } from './test-support.js';
 import { LOCK_PROBE_SCHEMA_SQL, unsafeIncrement } from './testing/lock-probe.js';
 
@@ -56,10 +59,41 @@ describe('createPostgresStore', () => {
     const schema = schemaForTest();
     const stores = await Promise.all([open(schema), open(schema), open(schema)]);
     const reports = await Promise.all(stores.map((store) => migrate(store)));
-    expect(reports.filter((report) => report.length > 0)).toEqual([['1_initial']]);
+    expect(reports.filter((report) => report.length > 0)).toEqual([['1_initial', '2_callbacks_and_identity']]);
     expect(await migrate(stores[0])).toEqual([]);
-    const { rows } = await admin.query(`select version, name from "${schema}".schema_migrations`);
-    expect(rows).toEqual([{ version: 1, name: 'initial' }]);
+    const { rows } = await admin.query(`select version, name from "${schema}".schema_migrations order by version`);
+    expect(rows).toEqual([
+      { version: 1, name: 'initial' },
+      { version: 2, name: 'callbacks_and_identity' },
+    ]);
+  });
+
+  it('upgrades a database created by migration 1: existing widgets and sessions get no identity binding', async () => {
+    const schema = schemaForTest();
+    const driver = await openPostgresDriver({ connectionString: TEST_DATABASE_URL, schema, max: 1 });
+    try {
+      expect(await runMigrations(driver, MIGRATIONS.slice(0, 1))).toEqual(['1_initial']);
+      // Rows as the previous release wrote them, without the new columns.
+      await driver.query(
+        `insert into widgets (id, account_id, name, instructions, greeting, language, timezone, knowledge_base_ids, forms,
+           session_ttl_seconds, theme, created_at)
+         values ('wgt_v1', 'acct_v1', 'Old', '', 'Hi', 'en', 'UTC', '[]', '[]', 3600, '{}', $1)`,
+        [at(0)],
+      );
+      await driver.query(
+        `insert into sessions (widget_id, id, account_id, visitor_id, status, message_count, created_at, last_activity_at, expires_at)
+         values ('wgt_v1', 'sess_v1', 'acct_v1', 'visitor', 'active', 0, $1, $1, $2)`,
+        [at(0), at(3600)],
+      );
+    } finally {
+      await driver.close();
+    }
+
+    const store = await open(schema);
+    expect(await migrate(store)).toEqual(['2_callbacks_and_identity']);
+    expect((await store.getWidget('wgt_v1'))?.identitySecrets).toEqual([]);
+    expect((await store.getSession('wgt_v1', 'sess_v1'))?.identitySub).toBeNull();
+    expect(await store.listDeliveries({ limit: 10 })).toEqual([]);
   });
 
   it('refuses a database migrated by a newer release', async () => {

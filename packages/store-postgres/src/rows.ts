@@ -2,7 +2,10 @@ import type {
   Account,
   ApiKey,
   Credits,
+  Delivery,
   FormDefinition,
+  IdentityClaims,
+  IdentitySecret,
   KnowledgeBase,
   KnowledgeDocument,
   LedgerEntry,
@@ -13,6 +16,7 @@ import type {
   StoredMessage,
   SurfacedForm,
   TokenUsage,
+  TurnJob,
   Visitor,
   VisitorContext,
   Widget,
@@ -76,7 +80,15 @@ export interface WidgetRow {
   forms: FormDefinition[];
   session_ttl_seconds: number;
   theme: WidgetTheme;
+  identity_secrets: StoredIdentitySecret[];
   created_at: Date;
+}
+
+/** An identity secret as JSONB holds it: instants as ISO strings (what `JSON.stringify` makes of a Date). */
+export interface StoredIdentitySecret {
+  secret: string;
+  createdAt: string;
+  retiresAt: string | null;
 }
 
 export const toWidget = (row: WidgetRow): Widget => ({
@@ -91,7 +103,14 @@ export const toWidget = (row: WidgetRow): Widget => ({
   forms: row.forms,
   sessionTtlSeconds: row.session_ttl_seconds,
   theme: row.theme,
+  identitySecrets: row.identity_secrets.map(toIdentitySecret),
   createdAt: row.created_at,
+});
+
+const toIdentitySecret = (stored: StoredIdentitySecret): IdentitySecret => ({
+  secret: stored.secret,
+  createdAt: new Date(stored.createdAt),
+  retiresAt: stored.retiresAt === null ? null : new Date(stored.retiresAt),
 });
 
 export interface ApiKeyRow {
@@ -200,6 +219,7 @@ export interface SessionRow {
   expires_at: Date;
   resolved_at: Date | null;
   pending_form_id: string | null;
+  identity_sub: string | null;
 }
 
 export const toSession = (row: SessionRow): Session => ({
@@ -217,6 +237,7 @@ export const toSession = (row: SessionRow): Session => ({
   expiresAt: row.expires_at,
   resolvedAt: row.resolved_at,
   pendingFormId: row.pending_form_id,
+  identitySub: row.identity_sub,
 });
 
 export interface MessageRow {
@@ -263,6 +284,90 @@ export const toVisitor = (row: VisitorRow): Visitor => ({
   visitorId: row.visitor_id,
   context: row.context,
   updatedAt: row.updated_at,
+});
+
+export interface TurnJobRow {
+  id: string;
+  /** Insertion order; internal to the store. */
+  seq: string | number;
+  account_id: string;
+  key_id: string;
+  widget_id: string;
+  session_id: string;
+  user_message_id: string;
+  reply_message_id: string;
+  kind: TurnJob['kind'];
+  identity: IdentityClaims | null;
+  timezone: string | null;
+  status: TurnJob['status'];
+  attempts: number;
+  lease_owner: string | null;
+  lease_expires_at: Date | null;
+  created_at: Date;
+  finished_at: Date | null;
+  error: string | null;
+}
+
+export const toTurnJob = (row: TurnJobRow): TurnJob => ({
+  id: row.id,
+  accountId: row.account_id,
+  keyId: row.key_id,
+  widgetId: row.widget_id,
+  sessionId: row.session_id,
+  userMessageId: row.user_message_id,
+  replyMessageId: row.reply_message_id,
+  kind: row.kind,
+  identity: row.identity,
+  timezone: row.timezone,
+  status: row.status,
+  attempts: row.attempts,
+  leaseOwner: row.lease_owner,
+  leaseExpiresAt: row.lease_expires_at,
+  createdAt: row.created_at,
+  finishedAt: row.finished_at,
+  error: row.error,
+});
+
+export interface DeliveryRow {
+  id: string;
+  account_id: string;
+  key_id: string;
+  widget_id: string;
+  session_id: string;
+  message_id: string | null;
+  event: Delivery['event'];
+  payload: string;
+  url: string;
+  status: Delivery['status'];
+  attempts: number;
+  next_attempt_at: Date;
+  lease_owner: string | null;
+  lease_expires_at: Date | null;
+  last_status: number | null;
+  last_error: string | null;
+  created_at: Date;
+  delivered_at: Date | null;
+}
+
+export const toDelivery = (row: DeliveryRow): Delivery => ({
+  id: row.id,
+  accountId: row.account_id,
+  keyId: row.key_id,
+  widgetId: row.widget_id,
+  sessionId: row.session_id,
+  messageId: row.message_id,
+  event: row.event,
+  payload: row.payload,
+  url: row.url,
+  status: row.status,
+  attempts: row.attempts,
+  nextAttemptAt: row.next_attempt_at,
+  leaseOwner: row.lease_owner,
+  leaseExpiresAt: row.lease_expires_at,
+  lastStatus: row.last_status,
+  lastError: row.last_error,
+  createdAt: row.created_at,
+  deliveredAt: row.delivered_at,
 });
 
 /** JSONB parameters are sent as JSON text and cast in SQL (`$1::jsonb`): both drivers then agree on the encoding. */

@@ -1,10 +1,12 @@
 import type { StoreOps } from '@svc/core';
 import { accountOps } from './ops/accounts.js';
 import type { Db } from './ops/db.js';
+import { deliveryOps } from './ops/deliveries.js';
 import { knowledgeOps } from './ops/knowledge.js';
 import { recordOps } from './ops/records.js';
 import { searchOps, type SearchOptions } from './ops/search.js';
 import { sessionOps } from './ops/sessions.js';
+import { turnJobOps } from './ops/turn-jobs.js';
 import { widgetAndKeyOps } from './ops/widgets-and-keys.js';
 
 /** Every Store operation in SQL, over whichever connection `db` resolves to at each statement. */
@@ -16,5 +18,7 @@ export function createSqlOps(db: Db, search: SearchOptions): StoreOps {
     ...searchOps(db, search),
     ...sessionOps(db),
     ...recordOps(db),
+    ...turnJobOps(db),
+    ...deliveryOps(db),
   };
 }

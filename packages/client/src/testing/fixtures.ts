@@ -1,4 +1,16 @@
-import type { CreatedSession, EndedSession, HistoryItem, MessageReply, Product, RatedSession, Session } from '../index.js';
+import type {
+  CreatedSession,
+  EndedSession,
+  HistoryItem,
+  KnowledgeBase,
+  KnowledgeBaseDetail,
+  KnowledgeDocument,
+  KnowledgeSearchResult,
+  MessageReply,
+  Product,
+  RatedSession,
+  Session,
+} from '../index.js';
 
 /** Response bodies shaped like the server's (spec section 2), typed by the client's own types. */
 
@@ -52,5 +64,20 @@ export function historyItem(n: number): HistoryItem {
 export function product(n: number): Product {
   return { id: `p-${String(n).padStart(3, '0')}`, name: `Product ${n}`, price: n * 10, currency: 'EUR' };
 }
+
+export function knowledgeBase(n: number): KnowledgeBase {
+  return { id: `kb_${String(n).padStart(3, '0')}`, name: `Catalogue ${n}`, createdAt: '2026-11-21T10:51:00.000Z' };
+}
+
+export const knowledgeBaseDetail: KnowledgeBaseDetail = { id: KB, name: 'Outdoor shop', createdAt: '2026-11-21T10:51:00.000Z', products: 12, documents: 3 };
+
+export function document(n: number): KnowledgeDocument {
+  return { id: `doc_${String(n).padStart(3, '0')}`, knowledgeBaseId: KB, title: `Guide ${n}`, url: null, createdAt: '2026-11-21T10:51:00.000Z' };
+}
+
+export const searchResult: KnowledgeSearchResult = {
+  passages: [{ documentId: 'doc_001', title: 'Shipping', url: 'https://shop.example/shipping', content: 'Shipping\n\nWe ship to Canada in 5-7 days.', rank: 2.5 }],
+  products: [{ ...product(1), rank: 1.25 }],
+};
 
 export const meta = (creditsConsumed: number) => ({ creditsConsumed });

@@ -31,7 +31,7 @@ export interface LiveServer {
   widgetId: string;
   knowledgeBaseId: string;
   /** A key per scope set the tests need. */
-  keys: { chat: string; identity: string; knowledge: string };
+  keys: { chat: string; identity: string; knowledge: string; knowledgeWrite: string };
   close(): Promise<void>;
 }
 
@@ -68,6 +68,7 @@ export async function startLiveServer(options: { syncTimeoutMs?: number } = {}):
       chat: await key(['conversations:chat']),
       identity: await key(['conversations:chat', 'identity:assert']),
       knowledge: await key(['knowledge:read']),
+      knowledgeWrite: await key(['knowledge:write']),
     },
     async close() {
       await server.close();

@@ -28,12 +28,30 @@ export async function loadWidget(ctx: EngineContext, principal: Principal, widge
   return widget;
 }
 
+/**
+ * A session bound to a verified identity (created with a widget identity token) is that person's: a public key
+ * caller presenting no token or another `sub` is refused (DESIGN.md section 4). Server keys are trusted.
+ */
+export function assertIdentityMatches(principal: Principal, session: Session): void {
+  if (principal.kind !== 'public' || session.identitySub === null) return;
+  if (principal.identity?.sub !== session.identitySub) {
+    throw new SvcError('identity_mismatch', `Session ${session.id} belongs to another signed-in visitor; start a new session.`);
+  }
+}
+
 /** The session as of now: expiry is applied on access and persisted, so reads and the sweep agree. */
-export async function loadSession(ctx: EngineContext, widget: Widget, sessionId: string, store: StoreOps = ctx.store): Promise<Session> {
+export async function loadSession(
+  ctx: EngineContext,
+  widget: Widget,
+  sessionId: string,
+  principal: Principal | null,
+  store: StoreOps = ctx.store,
+): Promise<Session> {
   const stored = await store.getSession(widget.id, sessionId);
   if (!stored || stored.accountId !== widget.accountId) {
     throw new SvcError('session_not_found', `Session ${sessionId} was not found on widget ${widget.id}.`);
   }
+  if (principal) assertIdentityMatches(principal, stored);
   const current = applyExpiry(stored, ctx.clock.now());
   if (current.status !== stored.status) {
     await store.updateSession(widget.id, sessionId, { status: current.status, pendingFormId: null });

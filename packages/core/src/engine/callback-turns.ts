@@ -4,7 +4,7 @@ import type { MessageReply } from '../schemas/message.js';
 import type { CallbackEventName, Delivery, TurnJob } from '../store/callback-store.js';
 import type { StoreOps } from '../store/store.js';
 import type { EngineContext, EngineResult } from './context.js';
-import { sessionLock } from './sessions.js';
+import { sessionLock, turnLock } from './sessions.js';
 import { agentFailure, callAgent, commitReply, storeUserMessage, type TurnInput } from './turn.js';
 import { replyView } from './views.js';
 
@@ -31,7 +31,7 @@ export async function enqueueTurn(
         userMessageId: userMessage.id,
         replyMessageId: ctx.ids.sortable('msg', userMessage.createdAt),
         kind: input.kind,
-        identity: input.identity,
+        identity: input.identity ?? principal.identity,
         timezone: input.timezone ?? null,
         status: 'queued',
         attempts: 0,
@@ -110,7 +110,8 @@ export async function processTurnJob(ctx: EngineContext, job: TurnJob): Promise<
 
   if (!widget || !key) return fail(new SvcError('widget_not_found', 'The widget or API key of this turn no longer exists.'));
 
-  await ctx.store.withLock(sessionLock(job.widgetId, job.sessionId), async () => {
+  const writeLock = sessionLock(job.widgetId, job.sessionId);
+  await ctx.store.withLock(turnLock(job.widgetId, job.sessionId), async () => {
     if (await ctx.store.getMessage(job.widgetId, job.sessionId, job.replyMessageId)) {
       // Answered before a crash kept the job from being marked done.
       await ctx.store.transaction((tx) => finish(tx, 'done', null));
@@ -133,7 +134,7 @@ export async function processTurnJob(ctx: EngineContext, job: TurnJob): Promise<
       return fail(agentFailure(error));
     }
     const principal: Pick<Principal, 'replyFormat'> = { replyFormat: key.replyFormat };
-    await commitReply(ctx, {
+    await ctx.store.withLock(writeLock, () => commitReply(ctx, {
       accountId: job.accountId,
       session,
       replyId: job.replyMessageId,
@@ -145,7 +146,7 @@ export async function processTurnJob(ctx: EngineContext, job: TurnJob): Promise<
         }
         await finish(tx, 'done', null);
       },
-    });
+    }));
     ctx.onWork?.('delivery');
   });
 }

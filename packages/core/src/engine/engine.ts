@@ -15,6 +15,8 @@ import type { TurnJob } from '../store/callback-store.js';
 import type { CreatedSession, EndedSession, RatedSession, SessionView } from '../schemas/session.js';
 import type { HistoryItem } from '../schemas/message.js';
 import type { ProductInput } from '../schemas/product.js';
+import type { DocumentView, KnowledgeBaseView, KnowledgeSearchResult } from '../schemas/knowledge.js';
+import * as knowledge from './knowledge.js';
 
 export interface EngineOptions {
   store: Store;
@@ -51,6 +53,19 @@ export interface Engine {
   expireIdleSessions(): Promise<number>;
   /** Runs a claimed callback turn job to its end (reply, debit, delivery). */
   processTurnJob(job: TurnJob): Promise<void>;
+  knowledge: {
+    create(principal: Principal, body: unknown): Promise<EngineResult<KnowledgeBaseView>>;
+    list(principal: Principal, query: ListQueryInput): Promise<PageResult<KnowledgeBaseView>>;
+    get(principal: Principal, kbId: string): Promise<EngineResult<KnowledgeBaseView & { products: number; documents: number }>>;
+    putProduct(principal: Principal, kbId: string, productId: string, body: unknown): Promise<EngineResult<ProductInput>>;
+    upsertProducts(principal: Principal, kbId: string, body: unknown): Promise<EngineResult<{ upserted: number }>>;
+    deleteProduct(principal: Principal, kbId: string, productId: string): Promise<EngineResult<{ id: string; deleted: true }>>;
+    addDocument(principal: Principal, kbId: string, body: unknown): Promise<EngineResult<DocumentView>>;
+    replaceDocument(principal: Principal, kbId: string, documentId: string, body: unknown): Promise<EngineResult<DocumentView>>;
+    deleteDocument(principal: Principal, kbId: string, documentId: string): Promise<EngineResult<{ id: string; deleted: true }>>;
+    listDocuments(principal: Principal, kbId: string, query: ListQueryInput): Promise<PageResult<DocumentView>>;
+    search(principal: Principal, kbId: string, body: unknown): Promise<EngineResult<KnowledgeSearchResult>>;
+  };
 }
 
 /**
@@ -84,5 +99,18 @@ export function createEngine(options: EngineOptions): Engine {
     listProducts: (p, kb, query) => listProducts(ctx, p, kb, query),
     expireIdleSessions: () => ctx.store.expireSessions(ctx.clock.now()),
     processTurnJob: (job) => processTurnJob(ctx, job),
+    knowledge: {
+      create: (p, body) => knowledge.createKnowledgeBase(ctx, p, body),
+      list: (p, query) => knowledge.listKnowledgeBases(ctx, p, query),
+      get: (p, kb) => knowledge.getKnowledgeBase(ctx, p, kb),
+      putProduct: (p, kb, id, body) => knowledge.putProduct(ctx, p, kb, id, body),
+      upsertProducts: (p, kb, body) => knowledge.upsertProducts(ctx, p, kb, body),
+      deleteProduct: (p, kb, id) => knowledge.deleteProduct(ctx, p, kb, id),
+      addDocument: (p, kb, body) => knowledge.addDocument(ctx, p, kb, body),
+      replaceDocument: (p, kb, id, body) => knowledge.replaceDocument(ctx, p, kb, id, body),
+      deleteDocument: (p, kb, id) => knowledge.deleteDocument(ctx, p, kb, id),
+      listDocuments: (p, kb, query) => knowledge.listDocuments(ctx, p, kb, query),
+      search: (p, kb, body) => knowledge.searchKnowledge(ctx, p, kb, body),
+    },
   };
 }

@@ -22,7 +22,7 @@ export async function listMessages(
   requireScope(principal, 'conversations:chat');
   const { limit, cursor } = parseInput(listQuerySchema, query);
   const widget = await loadWidget(ctx, principal, widgetId);
-  const session = await loadSession(ctx, widget, sessionId);
+  const session = await loadSession(ctx, widget, sessionId, principal);
   const collection = `messages:${widget.id}:${session.id}`;
   const afterSeq = cursor === undefined ? 0 : await ctx.cursors.decode(collection, cursor);
   if (typeof afterSeq !== 'number') throw new SvcError('invalid_cursor', 'cursor does not belong to this list.', { field: 'cursor' });

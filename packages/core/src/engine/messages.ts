@@ -104,7 +104,7 @@ export async function submitForm(
         throw new SvcError('form_rejected', `Form ${input.formId} is no longer offered by this widget.`, { field: 'formId' });
       }
       const answers = validateAnswers(form, input.answers, input.timezone ?? session.timezone ?? widget.timezone);
-      return renderAnswers(form, answers);
+      return { content: renderAnswers(form, answers), answers: { formId: form.id, title: form.title, questions: form.questions } };
     },
   }, 'form');
 }

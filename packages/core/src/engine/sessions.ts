@@ -11,13 +11,19 @@ import {
   type SessionView,
 } from '../schemas/session.js';
 import { applyExpiry, assertResumable, end, rate, touch } from '../session-machine.js';
-import { loadSession, loadWidget, requireCredits, requireScope } from './access.js';
+import { assertIdentityMatches, loadSession, loadWidget, requireCredits, requireScope } from './access.js';
 import { charge } from './billing.js';
 import type { EngineContext, EngineResult } from './context.js';
 import { createdSessionView, sessionView } from './views.js';
 
-/** Every operation on one session holds this lock, so turns and state changes apply in arrival order. */
+/**
+ * Two locks per session. The write lock is held briefly by everything that changes the session (numbering a
+ * message, committing a reply, end, rate), so writes apply in arrival order. The turn lock is held for a whole
+ * agent run, so turns never overlap; queuing a callback turn needs only the write lock and answers 202 at once.
+ * Order: the turn lock is always taken before the write lock, never the other way.
+ */
 export const sessionLock = (widgetId: string, sessionId: string): string => `session:${widgetId}:${sessionId}`;
+export const turnLock = (widgetId: string, sessionId: string): string => `turn:${widgetId}:${sessionId}`;
 
 /** POST /widgets/{widgetId}/conversations (spec 4.1): 201 new, 200 resumed, 409 id of an ended session. */
 export async function createSession(
@@ -31,6 +37,7 @@ export async function createSession(
   const widget = await loadWidget(ctx, principal, widgetId);
   await requireCredits(ctx, principal.accountId);
   const sessionId = input.sessionId ?? ctx.ids.random('sess');
+  const identitySub = principal.kind === 'public' ? (principal.identity?.sub ?? null) : null;
   const price = flatCredits(ctx.pricing.createSession);
 
   return ctx.store.withLock(sessionLock(widget.id, sessionId), async () => {
@@ -41,6 +48,7 @@ export async function createSession(
       const current = applyExpiry(existing, now);
       if (current.status !== existing.status) await ctx.store.updateSession(widget.id, sessionId, { status: current.status });
       assertResumable(current, input.visitorId);
+      assertIdentityMatches(principal, current);
       const resumed = touch(current, now, widget.sessionTtlSeconds);
       const creditsConsumed = await ctx.store.transaction(async (tx) => {
         await tx.updateSession(widget.id, sessionId, {
@@ -55,6 +63,12 @@ export async function createSession(
       return { status: 200, data: createdSessionView(resumed, true), creditsConsumed };
     }
 
+    if (principal.kind === 'public' && input.sessionId !== undefined) {
+      // Browsers cannot be trusted to pick ids: a public key resumes ids the server gave out, never invents one.
+      throw new SvcError('validation_failed', 'A public key cannot choose the id of a new session; omit sessionId.', {
+        field: 'sessionId',
+      });
+    }
     const session: Session = {
       widgetId: widget.id,
       id: sessionId,
@@ -70,7 +84,7 @@ export async function createSession(
       expiresAt: new Date(now.getTime() + widget.sessionTtlSeconds * 1000),
       resolvedAt: null,
       pendingFormId: null,
-      identitySub: null,
+      identitySub,
     };
     const creditsConsumed = await ctx.store.transaction(async (tx) => {
       const { inserted } = await tx.insertSession(session);
@@ -95,7 +109,7 @@ export async function getSession(
 ): Promise<EngineResult<SessionView>> {
   requireScope(principal, 'conversations:chat');
   const widget = await loadWidget(ctx, principal, widgetId);
-  const session = await loadSession(ctx, widget, sessionId);
+  const session = await loadSession(ctx, widget, sessionId, principal);
   await requireCredits(ctx, principal.accountId);
   const creditsConsumed = await ctx.store.transaction((tx) =>
     charge(ctx, tx, {
@@ -119,7 +133,7 @@ export async function endSession(
   requireScope(principal, 'conversations:chat');
   const widget = await loadWidget(ctx, principal, widgetId);
   return ctx.store.withLock(sessionLock(widget.id, sessionId), async () => {
-    const session = await loadSession(ctx, widget, sessionId);
+    const session = await loadSession(ctx, widget, sessionId, principal);
     const outcome = end(session, ctx.clock.now());
     const view = (s: Session): EndedSession => ({ sessionId: s.id, status: 'resolved', resolvedAt: s.resolvedAt!.toISOString() });
     if (!outcome.changed) return { status: 200, data: view(outcome.session), creditsConsumed: 0 };
@@ -155,7 +169,7 @@ export async function rateSession(
   const input = parseInput(rateSessionRequestSchema, body);
   const widget = await loadWidget(ctx, principal, widgetId);
   return ctx.store.withLock(sessionLock(widget.id, sessionId), async () => {
-    const session = await loadSession(ctx, widget, sessionId);
+    const session = await loadSession(ctx, widget, sessionId, principal);
     const rated = rate(session, input.rating);
     await requireCredits(ctx, principal.accountId);
     const creditsConsumed = await ctx.store.transaction(async (tx) => {

@@ -1,6 +1,6 @@
 import type { AgentReply, IdentityClaims } from '../agent.js';
 import { priceTurn } from '../credits.js';
-import type { Principal, Session, StoredMessage, VisitorContext, Widget } from '../domain.js';
+import type { Principal, Session, StoredMessage, SurfacedForm, VisitorContext, Widget } from '../domain.js';
 import { SvcError, isSvcError } from '../errors.js';
 import type { MessageReply, ProcessingReply } from '../schemas/message.js';
 import { assertAcceptsMessages, resolveByAgent, touch } from '../session-machine.js';
@@ -8,7 +8,7 @@ import type { StoreOps } from '../store/store.js';
 import { loadSession, requireCredits } from './access.js';
 import { charge } from './billing.js';
 import type { EngineContext, EngineResult } from './context.js';
-import { sessionLock } from './sessions.js';
+import { sessionLock, turnLock } from './sessions.js';
 import { replyView } from './views.js';
 
 export interface TurnInput {
@@ -22,9 +22,9 @@ export interface TurnInput {
   timezone: string | undefined;
   /**
    * Runs under the session lock before anything is stored or billed; throws to refuse the turn. Form
-   * submissions validate here and return the readable answers as the user history item.
+   * submissions validate here and return the readable answers as the user history item, with the form answered.
    */
-  precheck?: (session: Session) => string | undefined;
+  precheck?: (session: Session) => { content: string; answers: SurfacedForm } | undefined;
 }
 
 export type TurnResult = EngineResult<MessageReply | ProcessingReply>;
@@ -33,7 +33,7 @@ export type TurnResult = EngineResult<MessageReply | ProcessingReply>;
 export type WithUserMessage = (tx: StoreOps, userMessage: StoredMessage, session: Session) => Promise<void>;
 
 /**
- * The first half of every turn, under the session lock: check the session and the balance, then store the
+ * The first half of every turn, under the session's write lock: check the session and the balance, then store the
  * visitor's message (and whatever `extra` adds) in one transaction. A later failure never loses the message.
  */
 export async function storeUserMessage(
@@ -42,20 +42,30 @@ export async function storeUserMessage(
   extra?: WithUserMessage,
 ): Promise<{ session: Session; userMessage: StoredMessage }> {
   const { principal, widget, sessionId } = input;
-  const session = await loadSession(ctx, widget, sessionId);
+  const session = await loadSession(ctx, widget, sessionId, principal);
   assertAcceptsMessages(session);
-  const userContent = input.precheck?.(session) ?? input.userContent;
+  const submission = input.precheck?.(session);
   await requireCredits(ctx, principal.accountId);
 
   const now = ctx.clock.now();
-  const userMessage = newMessage(ctx, session, { seq: session.messageCount + 1, role: 'user', content: userContent, createdAt: now });
-  const touched = touch({ ...session, messageCount: userMessage.seq }, now, widget.sessionTtlSeconds);
+  const userMessage: StoredMessage = {
+    ...newMessage(ctx, session, { seq: session.messageCount + 1, role: 'user', content: submission?.content ?? input.userContent, createdAt: now }),
+    // A user item that answers a form names it, so agents (now or in a later worker) know what it is.
+    forms: submission ? [submission.answers] : [],
+  };
+  const touched = touch(
+    { ...session, messageCount: userMessage.seq, pendingFormId: submission ? null : session.pendingFormId },
+    now,
+    widget.sessionTtlSeconds,
+  );
   await ctx.store.transaction(async (tx) => {
     await tx.insertMessage(userMessage);
     await tx.updateSession(widget.id, sessionId, {
       messageCount: touched.messageCount,
       lastActivityAt: touched.lastActivityAt,
       expiresAt: touched.expiresAt,
+      // An accepted submission answers the pending form: sending it again is refused (no form pending).
+      pendingFormId: touched.pendingFormId,
     });
     if (input.visitorContext) await tx.upsertVisitor(principal.accountId, session.visitorId, input.visitorContext, now);
     await extra?.(tx, userMessage, touched);
@@ -80,8 +90,8 @@ export function runTurn(ctx: EngineContext, input: TurnInput): Promise<TurnResul
     };
 
     ctx.store
-      .withLock(sessionLock(widget.id, sessionId), async () => {
-        const { session, userMessage } = await storeUserMessage(ctx, input);
+      .withLock(turnLock(widget.id, sessionId), async () => {
+        const { session, userMessage } = await ctx.store.withLock(sessionLock(widget.id, sessionId), () => storeUserMessage(ctx, input));
         // The reply's id is fixed now so a 202 can name where the reply will land.
         const replyId = ctx.ids.sortable('msg', userMessage.createdAt);
         const timer = setTimeout(() => {
@@ -89,8 +99,10 @@ export function runTurn(ctx: EngineContext, input: TurnInput): Promise<TurnResul
         }, ctx.syncTimeoutMs);
 
         try {
-          const reply = await callAgent(ctx, { widget, session, userMessage, identity: input.identity, timezone: input.timezone });
-          const { stored, creditsConsumed } = await commitReply(ctx, { accountId: principal.accountId, session, replyId, reply });
+          const reply = await callAgent(ctx, { widget, session, userMessage, identity: input.identity ?? principal.identity, timezone: input.timezone });
+          const { stored, creditsConsumed } = await ctx.store.withLock(sessionLock(widget.id, sessionId), () =>
+            commitReply(ctx, { accountId: principal.accountId, session, replyId, reply }),
+          );
           const data = replyView(stored, { format: principal.replyFormat, formatReply: ctx.formatReply });
           answer(() => resolve({ status: 200, data, creditsConsumed }));
         } catch (error) {
@@ -149,6 +161,7 @@ export async function callAgent(ctx: EngineContext, call: AgentCall): Promise<Ag
       timezone: call.timezone ?? session.timezone ?? widget.timezone,
       now: ctx.clock.now(),
       signal: controller.signal,
+      ...(userMessage.forms[0] ? { formSubmission: { formId: userMessage.forms[0].formId, title: userMessage.forms[0].title } } : {}),
     });
   } catch (error) {
     if (controller.signal.aborted) throw controller.signal.reason;
@@ -167,7 +180,7 @@ export interface ReplyCommit {
   extra?: (tx: StoreOps, stored: StoredMessage) => Promise<void>;
 }
 
-/** The second half of a turn: reply, session update, debit and ledger row in one transaction. */
+/** The second half of a turn, under the session's write lock: reply, session update, debit and ledger row in one transaction. */
 export async function commitReply(ctx: EngineContext, commit: ReplyCommit): Promise<{ stored: StoredMessage; creditsConsumed: number }> {
   const { session, replyId, reply } = commit;
   const at = ctx.clock.now();

@@ -80,7 +80,9 @@ export interface CallbackOps {
   /**
    * Claims up to `limit` jobs, oldest first: queued ones, and running ones whose lease expired. Only the oldest
    * unfinished job of a session is claimable, so a session's callback turns run in arrival order. Each claim
-   * sets status running, the lease, and attempts + 1.
+   * sets status running, the lease, and attempts + 1. Within a session "oldest" is insertion order: jobs are
+   * inserted under the session lock, so that is arrival order even when `createdAt`s tie (same millisecond) or
+   * disagree (clocks of several instances).
    */
   claimTurnJobs(query: ClaimQuery): Promise<TurnJob[]>;
   /** Heartbeat of a running job: pushes its lease to `until` if `owner` still holds it; false when lost. */

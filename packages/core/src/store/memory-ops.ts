@@ -1,8 +1,9 @@
 import type { Session, StoredMessage, VisitorContext } from '../domain.js';
 import { chunkDocument } from './chunking.js';
+import { createMemoryCallbackOps } from './memory-callback-ops.js';
 import { searchMemoryKnowledge } from './memory-search.js';
 import type { MemoryState } from './memory-state.js';
-import { copy, key } from './memory-tables.js';
+import { byCreation, compareIds, copy, copyOrNull, definedOnly, duplicate, key } from './memory-tables.js';
 import type { SessionPatch, StoreOps } from './store.js';
 
 /**
@@ -11,6 +12,8 @@ import type { SessionPatch, StoreOps } from './store.js';
  */
 export function createMemoryOps(state: MemoryState): StoreOps {
   return {
+    ...createMemoryCallbackOps(state),
+
     async insertAccount(account) {
       if (state.accounts.has(account.id)) throw duplicate('account', account.id);
       state.accounts.set(account.id, copy(account));
@@ -71,6 +74,12 @@ export function createMemoryOps(state: MemoryState): StoreOps {
     async getApiKey(id) {
       return copyOrNull(state.apiKeys.get(id));
     },
+    async setApiKeyCallbackSecret(id, secret) {
+      const apiKey = state.apiKeys.get(id);
+      if (!apiKey) return false;
+      state.apiKeys.set(id, { ...apiKey, callbackSecret: secret });
+      return true;
+    },
     async findApiKeyByHash(hash) {
       return copyOrNull(findKeyByHash(state, hash));
     },
@@ -91,6 +100,9 @@ export function createMemoryOps(state: MemoryState): StoreOps {
     },
     async getKnowledgeBase(id) {
       return copyOrNull(state.knowledgeBases.get(id));
+    },
+    async listKnowledgeBases(accountId) {
+      return [...state.knowledgeBases.values()].filter((kb) => kb.accountId === accountId).sort(byCreation).map(copy);
     },
     async upsertProducts(knowledgeBaseId, products) {
       for (const product of products) {
@@ -115,6 +127,9 @@ export function createMemoryOps(state: MemoryState): StoreOps {
       const documentKey = key(document.knowledgeBaseId, document.id);
       if (state.documents.has(documentKey)) throw duplicate('document', document.id);
       state.documents.set(documentKey, { document: copy(document), chunks: chunkDocument(document.content) });
+    },
+    async getDocument(knowledgeBaseId, documentId) {
+      return copyOrNull(state.documents.get(key(knowledgeBaseId, documentId))?.document);
     },
     async deleteDocument(knowledgeBaseId, documentId) {
       return state.documents.delete(key(knowledgeBaseId, documentId));
@@ -219,29 +234,6 @@ export function createMemoryOps(state: MemoryState): StoreOps {
       return value;
     },
   };
-}
-
-function duplicate(entity: string, id: string): Error {
-  return new Error(`Duplicate ${entity} id ${id}: it already exists`);
-}
-
-function copyOrNull<T>(value: T | undefined): T | null {
-  return value === undefined ? null : copy(value);
-}
-
-/** Patches name only the fields to change: a key present with `undefined` means "not given", as in SQL stores. */
-function definedOnly<T extends object>(patch: T): Partial<T> {
-  return Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)) as Partial<T>;
-}
-
-/** Code-unit order, the same as the `COLLATE "C"` id columns of the SQL stores. */
-function compareIds(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** Oldest first, ties broken by id so listings are stable. */
-function byCreation(a: { createdAt: Date; id: string }, b: { createdAt: Date; id: string }): number {
-  return a.createdAt.getTime() - b.createdAt.getTime() || compareIds(a.id, b.id);
 }
 
 function findKeyByHash(state: MemoryState, hash: string) {

@@ -10,6 +10,7 @@ import type {
   Visitor,
   Widget,
 } from '../domain.js';
+import type { Delivery, TurnJob } from './callback-store.js';
 import type { DocumentChunk } from './chunking.js';
 import { Journal, Table } from './memory-tables.js';
 import type { IdempotencyRecord } from './store.js';
@@ -18,6 +19,15 @@ import type { IdempotencyRecord } from './store.js';
 export interface IndexedDocument {
   document: KnowledgeDocument;
   chunks: DocumentChunk[];
+}
+
+/**
+ * A turn job and its position in insertion order. A session's jobs are inserted under the session lock, so that
+ * order is their arrival order, even when two share a millisecond (SQL stores: an identity column).
+ */
+export interface SequencedTurnJob {
+  job: TurnJob;
+  seq: number;
 }
 
 export interface MemoryState {
@@ -42,6 +52,10 @@ export interface MemoryState {
   /** Keyed by (scope, key). */
   idempotency: Table<IdempotencyRecord>;
   settings: Table<string>;
+  turnJobs: Table<SequencedTurnJob>;
+  /** Last `seq` handed out; like a SQL sequence it is not rolled back, so gaps are possible. */
+  turnJobSeq: { last: number };
+  deliveries: Table<Delivery>;
 }
 
 export function createMemoryState(): MemoryState {
@@ -62,5 +76,8 @@ export function createMemoryState(): MemoryState {
     visitors: table(),
     idempotency: table(),
     settings: table(),
+    turnJobs: table(),
+    turnJobSeq: { last: 0 },
+    deliveries: table(),
   };
 }

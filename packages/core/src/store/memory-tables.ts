@@ -89,3 +89,26 @@ export function key(...parts: Array<string | number>): string {
 export function copy<T>(value: T): T {
   return structuredClone(value);
 }
+
+export function duplicate(entity: string, id: string): Error {
+  return new Error(`Duplicate ${entity} id ${id}: it already exists`);
+}
+
+export function copyOrNull<T>(value: T | undefined): T | null {
+  return value === undefined ? null : copy(value);
+}
+
+/** Patches name only the fields to change: a key present with `undefined` means "not given", as in SQL stores. */
+export function definedOnly<T extends object>(patch: T): Partial<T> {
+  return Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
+/** Code-unit order, the same as the `COLLATE "C"` id columns of the SQL stores. */
+export function compareIds(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Oldest first, ties broken by id so listings are stable. */
+export function byCreation(a: { createdAt: Date; id: string }, b: { createdAt: Date; id: string }): number {
+  return a.createdAt.getTime() - b.createdAt.getTime() || compareIds(a.id, b.id);
+}

@@ -10,6 +10,7 @@ import type {
   StoredMessage,
   Widget,
 } from '../domain.js';
+import type { Delivery, TurnJob } from '../store/callback-store.js';
 import type { IdempotencyRecord } from '../store/store.js';
 
 /**
@@ -65,6 +66,7 @@ export function makeWidget(overrides: Partial<Widget> = {}): Widget {
     ],
     sessionTtlSeconds: 86_400,
     theme: { primaryColor: '#4f46e5', position: 'bottom-left' },
+    identitySecrets: [],
     createdAt: at(0),
     ...overrides,
   };
@@ -135,6 +137,7 @@ export function makeSession(overrides: Partial<Session> = {}): Session {
     expiresAt: at(86_400),
     resolvedAt: null,
     pendingFormId: null,
+    identitySub: null,
     ...overrides,
   };
 }
@@ -187,6 +190,55 @@ export function makeIdempotencyRecord(overrides: Partial<IdempotencyRecord> = {}
     status: 201,
     body: '{"data":{"sessionId":"sess_1"},"meta":{"creditsConsumed":1}}',
     createdAt: at(0),
+    ...overrides,
+  };
+}
+
+/** A queued callback turn carrying a verified identity, as `enqueueTurn` writes it. */
+export function makeTurnJob(overrides: Partial<TurnJob> = {}): TurnJob {
+  return {
+    id: fixtureId('job'),
+    accountId: 'acct_fixture',
+    keyId: 'key_fixture',
+    widgetId: 'wgt_fixture',
+    sessionId: 'sess_fixture',
+    userMessageId: fixtureId('msg'),
+    replyMessageId: fixtureId('msg'),
+    kind: 'message',
+    identity: { sub: 'user-7', email: 'ada@example.com', email_verified: true, plan: 'pro', seats: 3 },
+    timezone: 'America/Montreal',
+    status: 'queued',
+    attempts: 0,
+    leaseOwner: null,
+    leaseExpiresAt: null,
+    createdAt: at(0),
+    finishedAt: null,
+    error: null,
+    ...overrides,
+  };
+}
+
+/** A pending `message.completed` delivery, due at once. The payload's spacing and characters must survive. */
+export function makeDelivery(overrides: Partial<Delivery> = {}): Delivery {
+  return {
+    id: fixtureId('dlv'),
+    accountId: 'acct_fixture',
+    keyId: 'key_fixture',
+    widgetId: 'wgt_fixture',
+    sessionId: 'sess_fixture',
+    messageId: 'msg_fixture',
+    event: 'message.completed',
+    payload: '{"event":"message.completed", "messageId":"msg_fixture","data":{"content":"Livré au Canada \\u2014 en 5-7 jours 🚚"}}',
+    url: 'https://example.com/svc-callback',
+    status: 'pending',
+    attempts: 0,
+    nextAttemptAt: at(0),
+    leaseOwner: null,
+    leaseExpiresAt: null,
+    lastStatus: null,
+    lastError: null,
+    createdAt: at(0),
+    deliveredAt: null,
     ...overrides,
   };
 }

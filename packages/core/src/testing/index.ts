@@ -6,6 +6,7 @@ export {
   fixtureId,
   makeAccount,
   makeApiKey,
+  makeDelivery,
   makeDocument,
   makeIdempotencyRecord,
   makeKnowledgeBase,
@@ -13,5 +14,6 @@ export {
   makeMessage,
   makeProduct,
   makeSession,
+  makeTurnJob,
   makeWidget,
 } from './fixtures.js';

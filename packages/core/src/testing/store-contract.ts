@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe } from 'vitest';
 import type { Store } from '../store/store.js';
 import { accountContract } from './contract/accounts.js';
+import { deliveryContract } from './contract/deliveries.js';
+import { identityContract } from './contract/identity.js';
 import { knowledgeContract } from './contract/knowledge.js';
 import { lockContract } from './contract/locks.js';
 import { messageContract } from './contract/messages.js';
@@ -8,6 +10,7 @@ import { recordContract } from './contract/records.js';
 import { searchContract } from './contract/search.js';
 import { sessionContract } from './contract/sessions.js';
 import { transactionContract } from './contract/transactions.js';
+import { turnJobContract } from './contract/turn-jobs.js';
 import { widgetAndKeyContract } from './contract/widgets-and-keys.js';
 
 export interface StoreUnderTest {
@@ -52,5 +55,8 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
     describe('visitors, idempotency records and settings', () => recordContract(store));
     describe('transactions', () => transactionContract(store));
     describe('named locks', () => lockContract(store));
+    describe('callback turn jobs', () => turnJobContract(store));
+    describe('callback deliveries', () => deliveryContract(store));
+    describe('identity secrets and bound sessions', () => identityContract(store));
   });
 }

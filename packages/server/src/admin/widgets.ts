@@ -1,4 +1,78 @@
-import { defaultIds, isIanaTimeZone, languageSchema, SvcError, type FormDefinition, type Store, type Widget } from '@svc/core';
+import { z } from 'zod';
+import {
+  defaultIds,
+  formDefinitionSchema,
+  isIanaTimeZone,
+  languageSchema,
+  randomBase62,
+  SvcError,
+  type FormDefinition,
+  type Store,
+  type Widget,
+} from '@svc/core';
+
+/** 43 base62 characters: 256 bits, above HS256's 32-byte minimum key size (RFC 7518 3.2). */
+function newIdentitySecret(): string {
+  return `idsec_${randomBase62(43)}`;
+}
+
+/** The secret that signs identity tokens now (shown once, when created or rotated). */
+export function currentIdentitySecret(widget: Widget): string {
+  return widget.identitySecrets.find((s) => s.retiresAt === null)!.secret;
+}
+
+/**
+ * New identity secret first; the previous ones keep verifying tokens for `graceSeconds`, so sites can roll
+ * out the new secret without signing anybody out.
+ */
+export async function rotateIdentitySecret(store: Store, widgetId: string, graceSeconds: number): Promise<{ widget: Widget; identitySecret: string }> {
+  const widget = await store.getWidget(widgetId);
+  if (!widget) throw new SvcError('validation_failed', `Widget ${widgetId} does not exist.`, { field: 'widget' });
+  if (!Number.isFinite(graceSeconds) || graceSeconds < 0 || graceSeconds > 30 * 86_400) {
+    throw new SvcError('validation_failed', 'The grace period must be 0 to 720 hours.', { field: 'grace-hours' });
+  }
+  const now = new Date();
+  const retiresAt = new Date(now.getTime() + graceSeconds * 1000);
+  const identitySecret = newIdentitySecret();
+  const identitySecrets = [
+    { secret: identitySecret, createdAt: now, retiresAt: null },
+    ...widget.identitySecrets
+      .filter((s) => s.retiresAt === null || s.retiresAt > now)
+      .map((s) => ({ ...s, retiresAt: s.retiresAt === null || s.retiresAt > retiresAt ? retiresAt : s.retiresAt })),
+  ];
+  await store.updateWidget(widgetId, { identitySecrets });
+  return { widget: { ...widget, identitySecrets }, identitySecret };
+}
+
+const formsFileSchema = z.array(formDefinitionSchema).max(50);
+
+/** Replaces the widget's form definitions (issue: dynamic forms); validated as a whole before anything changes. */
+export async function setWidgetForms(store: Store, widgetId: string, content: unknown): Promise<Widget> {
+  const widget = await store.getWidget(widgetId);
+  if (!widget) throw new SvcError('validation_failed', `Widget ${widgetId} does not exist.`, { field: 'widget' });
+  const parsed = formsFileSchema.safeParse(Array.isArray(content) ? content : (content as { forms?: unknown })?.forms);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new SvcError('validation_failed', `forms.${issue.path.join('.')}: ${issue.message}`, { field: `forms.${issue.path.join('.')}` });
+  }
+  const forms = parsed.data as FormDefinition[];
+  const ids = new Set<string>();
+  for (const form of forms) {
+    if (ids.has(form.id)) throw new SvcError('validation_failed', `Form id ${form.id} appears twice.`, { field: 'forms' });
+    ids.add(form.id);
+    const questionIds = new Set(form.questions.map((q) => q.id));
+    if (questionIds.size !== form.questions.length) {
+      throw new SvcError('validation_failed', `Form ${form.id} has two questions with the same id.`, { field: 'forms' });
+    }
+    for (const q of form.questions) {
+      if ((q.kind === 'select' || q.kind === 'multiselect') && !q.options?.length) {
+        throw new SvcError('validation_failed', `Question ${form.id}.${q.id} (${q.kind}) needs options.`, { field: 'forms' });
+      }
+    }
+  }
+  await store.updateWidget(widgetId, { forms });
+  return { ...widget, forms };
+}
 
 export interface CreateWidgetInput {
   accountId: string;
@@ -45,6 +119,7 @@ export async function createWidget(store: Store, input: CreateWidgetInput): Prom
     forms: input.forms ?? [],
     sessionTtlSeconds: ttl,
     theme: {},
+    identitySecrets: [{ secret: newIdentitySecret(), createdAt: new Date(), retiresAt: null }],
     createdAt: new Date(),
   };
   await store.insertWidget(widget);

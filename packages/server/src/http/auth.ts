@@ -1,10 +1,13 @@
 import type { MiddlewareHandler } from 'hono';
-import { sha256Hex, SvcError, type Principal, type Store } from '@svc/core';
+import { verifyIdentityToken, isIdentityTokenError } from '@svc/client/identity';
+import { sha256Hex, SvcError, type ApiKey, type Clock, type IdentityClaims, type Principal, type Store } from '@svc/core';
 
 export type AppEnv = {
   Variables: {
     principal: Principal;
     requestId: string;
+    /** Set when the request's Origin may read the response (public keys from an allowed origin). */
+    corsOrigin: string;
   };
 };
 
@@ -13,14 +16,30 @@ const KEY_SHAPE = /^(sk|pk)_live_[A-Za-z0-9]{16,128}$/;
 /**
  * Resolves `X-API-Key` to a principal. Keys are looked up by their SHA-256, so the stored hash is never compared
  * byte by byte against the secret, and an unknown key costs the same as a known one.
+ *
+ * Public keys (`pk_live_`) are for browsers: they must come from one of the key's allowed origins, and may
+ * carry the visitor's identity as a signed token in `X-Identity-Token` (never in the URL).
  */
-export function apiKeyAuth(store: Store): MiddlewareHandler<AppEnv> {
+export function apiKeyAuth(store: Store, clock: Clock): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const key = c.req.header('x-api-key')?.trim();
     if (!key) throw new SvcError('missing_api_key', 'Send your API key in the X-API-Key header.');
     const record = KEY_SHAPE.test(key) ? await store.findApiKeyByHash(await sha256Hex(key)) : null;
     if (!record || record.revokedAt !== null) {
       throw new SvcError('invalid_api_key', 'The API key is not valid or has been revoked; check the X-API-Key header.');
+    }
+    let identity: IdentityClaims | null = null;
+    if (record.kind === 'public') {
+      const origin = c.req.header('origin');
+      if (!origin || !record.allowedOrigins.includes(origin)) {
+        throw new SvcError('origin_not_allowed', `This public key may not be used from ${origin ?? 'a request without an Origin'}; add the origin to the key.`);
+      }
+      c.set('corsOrigin', origin);
+      identity = await identityFromToken(store, clock, record, c.req.header('x-identity-token'));
+    } else if (c.req.header('x-identity-token') !== undefined) {
+      throw new SvcError('validation_failed', 'Identity tokens are for public (widget) keys; server keys send an "identity" object.', {
+        field: 'X-Identity-Token',
+      });
     }
     c.set('principal', {
       accountId: record.accountId,
@@ -30,7 +49,31 @@ export function apiKeyAuth(store: Store): MiddlewareHandler<AppEnv> {
       callbackUrl: record.callbackUrl,
       replyFormat: record.replyFormat,
       widgetId: record.widgetId,
+      identity,
     });
     await next();
   };
+}
+
+async function identityFromToken(store: Store, clock: Clock, key: ApiKey, token: string | undefined): Promise<IdentityClaims | null> {
+  if (token === undefined || token === '') return null;
+  const widget = key.widgetId ? await store.getWidget(key.widgetId) : null;
+  const now = clock.now();
+  const secrets = (widget?.identitySecrets ?? []).filter((s) => s.retiresAt === null || s.retiresAt > now).map((s) => s.secret);
+  if (secrets.length === 0) {
+    throw new SvcError('invalid_identity_token', 'This widget has no identity secret, so it accepts no identity tokens.');
+  }
+  try {
+    const claims = await verifyIdentityToken(token, { secrets, now });
+    const identity: IdentityClaims = { sub: claims.sub };
+    if (claims.email !== undefined) identity.email = claims.email;
+    if (claims.email_verified !== undefined) identity.email_verified = claims.email_verified;
+    if (claims.name !== undefined) identity.name = claims.name;
+    return identity;
+  } catch (error) {
+    if (isIdentityTokenError(error)) {
+      throw new SvcError('invalid_identity_token', error.message, { field: 'X-Identity-Token' });
+    }
+    throw error;
+  }
 }

@@ -2,8 +2,11 @@ import { z } from 'zod';
 import {
   actionSchema,
   createdSessionSchema,
+  createKnowledgeBaseRequestSchema,
   createSessionRequestSchema,
   creditsSchema,
+  documentRequestSchema,
+  documentSchema,
   endedSessionSchema,
   envelope,
   errorBodySchema,
@@ -11,19 +14,26 @@ import {
   formSubmissionRequestSchema,
   historyItemSchema,
   identitySchema,
+  knowledgeBaseSchema,
+  knowledgeSearchRequestSchema,
+  knowledgeSearchResultSchema,
   listEnvelope,
   messageReplySchema,
   metaSchema,
   paginationSchema,
   processingReplySchema,
+  productBodySchema,
   productSchema,
   ratedSessionSchema,
   rateSessionRequestSchema,
   sendMessageRequestSchema,
   sessionSchema,
   surfacedFormSchema,
+  upsertProductsRequestSchema,
   usageSchema,
   visitorContextSchema,
+  type Engine,
+  type Widget,
 } from '@svc/core';
 
 type JsonSchema = Record<string, unknown>;
@@ -31,6 +41,32 @@ type Registry = ReturnType<typeof z.registry<{ id: string }>>;
 
 /** `GET /healthz`: not a resource of the spec, so its one schema lives here. */
 export const healthSchema = z.object({ status: z.literal('ok') });
+
+/*
+ * Responses core describes by a TypeScript type only (the engine's return types, the widget's config). Their
+ * schemas live here, and the type checks at the end of this file hold each to the type the server really
+ * answers with: a field added to the engine and not here fails `tsc`.
+ */
+
+/** `GET /knowledge-bases/{kbId}`: the knowledge base and how many products and documents it holds. */
+export const knowledgeBaseDetailSchema = knowledgeBaseSchema.extend({ products: z.int().min(0), documents: z.int().min(0) });
+/** `POST /knowledge-bases/{kbId}/products`. */
+export const upsertedProductsSchema = z.object({ upserted: z.int().min(1) });
+/** `DELETE` of a product or a document. */
+export const deletedSchema = z.object({ id: z.string(), deleted: z.literal(true) });
+/** The widget's theme defaults (core's `WidgetTheme`). */
+export const widgetThemeSchema = z.object({
+  primaryColor: z.string().optional(),
+  position: z.enum(['bottom-right', 'bottom-left']).optional(),
+});
+/** `GET /widget/config` (DESIGN.md section 7): what a public key tells the widget about its widget. */
+export const widgetConfigSchema = z.object({
+  widgetId: z.string(),
+  name: z.string(),
+  greeting: z.string(),
+  language: z.string(),
+  theme: widgetThemeSchema,
+});
 
 /** Request bodies: converted as what the server accepts (zod input). */
 const REQUESTS = {
@@ -40,6 +76,13 @@ const REQUESTS = {
   RateSessionRequest: rateSessionRequestSchema,
   VisitorContext: visitorContextSchema,
   Identity: identitySchema,
+  CreateKnowledgeBaseRequest: createKnowledgeBaseRequestSchema,
+  UpsertProductsRequest: upsertProductsRequestSchema,
+  // A product as sent; `Product` (a response) is the same fields as the server stores them.
+  ProductInput: productSchema,
+  ProductBody: productBodySchema,
+  DocumentRequest: documentRequestSchema,
+  KnowledgeSearchRequest: knowledgeSearchRequestSchema,
 };
 
 /** Responses: converted as what the server produces (zod output). Envelopes are spec 2.7's. */
@@ -69,6 +112,24 @@ const RESPONSES = {
   ProcessingReplyResponse: envelope(processingReplySchema),
   HistoryPage: listEnvelope(historyItemSchema),
   ProductPage: listEnvelope(productSchema),
+  KnowledgeBase: knowledgeBaseSchema,
+  KnowledgeBaseDetail: knowledgeBaseDetailSchema,
+  Document: documentSchema,
+  KnowledgeSearchResult: knowledgeSearchResultSchema,
+  UpsertedProducts: upsertedProductsSchema,
+  Deleted: deletedSchema,
+  WidgetConfig: widgetConfigSchema,
+  WidgetTheme: widgetThemeSchema,
+  KnowledgeBaseResponse: envelope(knowledgeBaseSchema),
+  KnowledgeBaseDetailResponse: envelope(knowledgeBaseDetailSchema),
+  KnowledgeBasePage: listEnvelope(knowledgeBaseSchema),
+  ProductResponse: envelope(productSchema),
+  UpsertedProductsResponse: envelope(upsertedProductsSchema),
+  DeletedResponse: envelope(deletedSchema),
+  DocumentResponse: envelope(documentSchema),
+  DocumentPage: listEnvelope(documentSchema),
+  KnowledgeSearchResponse: envelope(knowledgeSearchResultSchema),
+  WidgetConfigResponse: envelope(widgetConfigSchema),
 };
 
 export type ComponentName = keyof typeof REQUESTS | keyof typeof RESPONSES;
@@ -100,3 +161,16 @@ export function parameterSchema(schema: z.ZodType): JsonSchema {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io: 'input' }) as JsonSchema;
   return rest;
 }
+
+// Compile-time only: the local schemas above describe exactly what the server answers.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type KnowledgeData<M extends keyof Engine['knowledge']> = Awaited<ReturnType<Engine['knowledge'][M]>>['data'];
+type WidgetConfigData = Pick<Widget, 'name' | 'greeting' | 'language' | 'theme'> & { widgetId: Widget['id'] };
+const schemasMatchServer: [
+  Same<z.output<typeof knowledgeBaseDetailSchema>, KnowledgeData<'get'>>,
+  Same<z.output<typeof upsertedProductsSchema>, KnowledgeData<'upsertProducts'>>,
+  Same<z.output<typeof deletedSchema>, KnowledgeData<'deleteProduct'>>,
+  Same<z.output<typeof deletedSchema>, KnowledgeData<'deleteDocument'>>,
+  Same<z.output<typeof widgetConfigSchema>, WidgetConfigData>,
+] = [true, true, true, true, true];
+void schemasMatchServer;

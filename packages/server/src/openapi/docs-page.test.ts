@@ -73,6 +73,7 @@ describe('the API reference page in a browser (happy-dom, real server)', () => {
       'Messages',
       'Forms',
       'Knowledge bases',
+      'Widget',
       'Operations',
       'Schemas',
     ]);

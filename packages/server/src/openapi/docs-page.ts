@@ -18,7 +18,7 @@ input, textarea { width: 100%; padding: 6px 8px; border: 1px solid var(--line); 
 details.op { border: 1px solid var(--line); border-radius: 8px; margin: 10px 0; padding: 0 14px; }
 details.op[open] { padding-bottom: 14px; } summary { cursor: pointer; padding: 10px 0; display: flex; gap: 10px; align-items: center; }
 .method { font: bold 11px/1 ui-monospace, monospace; padding: 4px 6px; border-radius: 4px; color: #fff; background: #475569; min-width: 42px; text-align: center; display: inline-block; }
-.method.get { background: #1d4ed8; } .method.post { background: #047857; }
+.method.get { background: #1d4ed8; } .method.post { background: #047857; } .method.put { background: #b45309; } .method.delete { background: #b91c1c; }
 .path { background: none; font-weight: 600; } .summary { color: var(--muted); }
 table { border-collapse: collapse; width: 100%; font-size: 14px; } th, td { text-align: left; border-bottom: 1px solid var(--line); padding: 6px 8px; vertical-align: top; }
 .required { font-size: 11px; color: #b91c1c; margin-left: 6px; }

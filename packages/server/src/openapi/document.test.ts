@@ -30,15 +30,18 @@ describe('OpenAPI document', () => {
 
   it('documents exactly the routes the app mounts, both ways', async () => {
     const { runtime } = await createHarness();
+    // The document describes the JSON API: the reference itself and the widget's assets (script, demo page) are not part of it.
+    const assets = new Set(['/openapi.json', '/docs', '/widget.js', '/demo']);
     const mounted = runtime.app.routes
-      .filter((route) => route.method !== 'ALL' && route.path !== '/openapi.json' && route.path !== '/docs')
+      .filter((route) => route.method !== 'ALL' && !assets.has(route.path))
       .map((route) => `${route.method} ${route.path.replace(/:(\w+)/g, '{$1}')}`);
     const documented = operations.map(({ method, path }) => `${method.toUpperCase()} ${path}`);
     expect({ undocumented: mounted.filter((r) => !documented.includes(r)), notMounted: documented.filter((r) => !mounted.includes(r)) }).toEqual({
       undocumented: [],
       notMounted: [],
     });
-    expect(new Set(mounted).size).toBe(9);
+    expect(new Set(mounted).size).toBe(21);
+    expect(mounted).toEqual(expect.arrayContaining(['PUT /knowledge-bases/{kbId}/products/{productId}', 'DELETE /knowledge-bases/{kbId}/documents/{documentId}']));
   });
 
   it('resolves every $ref to a component', () => {
@@ -77,6 +80,21 @@ describe('OpenAPI document', () => {
     expect(codesOf('rateSession')).toContain('session_active');
     expect(codesOf('listMessages')).toContain('invalid_cursor');
     expect(codesOf('listProducts')).toContain('knowledge_base_not_found');
+    for (const id of ['getKnowledgeBase', 'upsertProducts', 'putProduct', 'deleteProduct', 'listDocuments', 'addDocument', 'replaceDocument', 'deleteDocument', 'searchKnowledge']) {
+      expect(codesOf(id), id).toEqual(expect.arrayContaining(['knowledge_base_not_found', 'insufficient_scope', 'origin_not_allowed']));
+    }
+    expect(codesOf('deleteProduct')).toContain('product_not_found');
+    for (const id of ['replaceDocument', 'deleteDocument']) expect(codesOf(id), id).toContain('document_not_found');
+    for (const id of ['createKnowledgeBase', 'upsertProducts', 'putProduct', 'addDocument', 'replaceDocument', 'searchKnowledge']) {
+      expect(codesOf(id), id).toEqual(expect.arrayContaining(['validation_failed', 'invalid_json']));
+    }
+    expect(codesOf('listKnowledgeBases')).toContain('invalid_cursor');
+    expect(codesOf('listDocuments')).toEqual(expect.arrayContaining(['invalid_cursor', 'insufficient_credits']));
+    expect(codesOf('searchKnowledge')).toContain('insufficient_credits');
+    expect(codesOf('getWidgetConfig')).toEqual(expect.arrayContaining(['insufficient_scope', 'origin_not_allowed', 'widget_not_found']));
+    for (const id of ['createSession', 'sendMessage', 'listMessages', 'submitForm', 'endSession', 'rateSession', 'getSession']) {
+      expect(codesOf(id), id).toEqual(expect.arrayContaining(['invalid_identity_token', 'origin_not_allowed']));
+    }
     for (const id of ['sendMessage', 'submitForm']) {
       const op = operations.find(({ op }) => op.operationId === id)!.op;
       expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '202']));
@@ -89,10 +107,37 @@ describe('OpenAPI document', () => {
     expect(doc.security).toEqual([{ ApiKey: [] }]);
     expect(doc.components.securitySchemes.ApiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
     for (const { path, method, op } of operations) {
-      expect(op.security, path).toEqual(path === '/healthz' ? [] : undefined);
+      if (path === '/healthz') expect(op.security).toEqual([]);
+      else if (op.security !== undefined) expect((op.security as Json[]).every((req) => Object.keys(req).join() === 'ApiKey'), path).toBe(true);
       const idempotency = (op.parameters as Json[]).some((p) => p.$ref === '#/components/parameters/IdempotencyKey');
       expect(idempotency, `${method} ${path}`).toBe(method === 'post');
     }
+  });
+
+  it('names the scopes each endpoint needs, any one of them sufficing', () => {
+    const securityOf = (operationId: string) => operations.find(({ op }) => op.operationId === operationId)!.op.security;
+    expect(securityOf('sendMessage')).toEqual([{ ApiKey: ['conversations:chat'] }]);
+    expect(securityOf('createKnowledgeBase')).toEqual([{ ApiKey: ['knowledge:write'] }]);
+    expect(securityOf('deleteDocument')).toEqual([{ ApiKey: ['knowledge:write'] }]);
+    expect(securityOf('searchKnowledge')).toEqual([{ ApiKey: ['knowledge:read'] }, { ApiKey: ['knowledge:write'] }]);
+    expect(securityOf('listProducts')).toEqual([{ ApiKey: ['knowledge:read'] }, { ApiKey: ['knowledge:write'] }]);
+    // A public key's own endpoint: no scope to name, the key kind is what counts.
+    expect(securityOf('getWidgetConfig')).toBeUndefined();
+  });
+
+  it('documents X-Identity-Token on the endpoints a widget public key calls, and the new path parameters', () => {
+    expect(doc.components.parameters.IdentityToken).toMatchObject({ name: 'X-Identity-Token', in: 'header', required: false });
+    for (const { path, op } of operations) {
+      const takesToken = (op.parameters as Json[]).some((p) => p.$ref === '#/components/parameters/IdentityToken');
+      expect(takesToken, path).toBe(path.startsWith('/widgets/'));
+    }
+    const params = (path: string, method: string) => (doc.paths[path][method].parameters as Json[]).filter((p) => p.in === 'path').map((p) => p.name);
+    expect(params('/knowledge-bases/{kbId}/products/{productId}', 'put')).toEqual(['kbId', 'productId']);
+    expect(params('/knowledge-bases/{kbId}/products/{productId}', 'delete')).toEqual(['kbId', 'productId']);
+    expect(params('/knowledge-bases/{kbId}/documents/{documentId}', 'put')).toEqual(['kbId', 'documentId']);
+    expect(params('/knowledge-bases/{kbId}/documents/{documentId}', 'delete')).toEqual(['kbId', 'documentId']);
+    const productId = (doc.paths['/knowledge-bases/{kbId}/products/{productId}'].put.parameters as Json[]).find((p) => p.name === 'productId')!;
+    expect(productId.schema).toMatchObject({ type: 'string', minLength: 1, maxLength: 128 });
   });
 
   it('generates the schemas from core: bodies as accepted, responses as produced', () => {
@@ -104,6 +149,22 @@ describe('OpenAPI document', () => {
     expect(Object.keys(schemas.Credits.properties)).toEqual(['chat', 'retrieval', 'orchestration', 'embedding', 'rerank', 'plugin', 'pluginRerank', 'crawler']);
     expect(schemas.ProcessingReply.properties.status).toMatchObject({ const: 'processing' });
     expect(schemas.HistoryPage.properties.pagination).toEqual({ $ref: '#/components/schemas/Pagination' });
+    expect(schemas.CreateKnowledgeBaseRequest).toMatchObject({ required: ['name'], properties: { name: { minLength: 1, maxLength: 200 } } });
+    expect(schemas.UpsertProductsRequest.properties.products).toMatchObject({ minItems: 1, maxItems: 1000, items: { $ref: '#/components/schemas/ProductInput' } });
+    expect(schemas.ProductInput.required).toEqual(['id', 'name', 'price']);
+    expect(schemas.ProductBody.required).toEqual(['name', 'price']);
+    expect(schemas.ProductBody.properties).not.toHaveProperty('id');
+    expect(schemas.ProductBody.properties.price).toMatchObject({ type: 'number', minimum: 0 });
+    expect(schemas.DocumentRequest.required).toEqual(['title', 'content']);
+    expect(schemas.DocumentRequest.properties.url).toMatchObject({ type: 'string', format: 'uri' });
+    expect(schemas.KnowledgeSearchRequest.properties.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 20 });
+    expect(schemas.Document.properties.url).toEqual({ type: ['string', 'null'] });
+    expect(Object.keys(schemas.KnowledgeSearchResult.properties)).toEqual(['passages', 'products']);
+    expect(schemas.KnowledgeBaseDetail.required).toEqual(expect.arrayContaining(['id', 'name', 'createdAt', 'products', 'documents']));
+    expect(schemas.Deleted.properties.deleted).toMatchObject({ const: true });
+    expect(schemas.WidgetConfigResponse.properties.data).toEqual({ $ref: '#/components/schemas/WidgetConfig' });
+    expect(schemas.WidgetConfig.required).toEqual(['widgetId', 'name', 'greeting', 'language', 'theme']);
+    expect(schemas.DocumentPage.properties.pagination).toEqual({ $ref: '#/components/schemas/Pagination' });
     for (const schema of Object.values(schemas)) expect(Object.keys(schema as Json)).not.toContain('$id');
   });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ERROR_STATUS, listQuerySchema, sessionIdSchema, type ErrorCode } from '@svc/core';
+import { ERROR_STATUS, listQuerySchema, productSchema, sessionIdSchema, type ErrorCode } from '@svc/core';
 import { componentSchemas, parameterSchema, ref } from './components.js';
 import { ENDPOINTS, type Endpoint, type PathParameter } from './endpoints.js';
 
@@ -17,6 +17,8 @@ const PATH_PARAMETERS: Record<PathParameter, { description: string; schema: z.Zo
   widgetId: { description: 'The widget (chatbot), e.g. `wgt_…`.', schema: z.string().min(1) },
   sessionId: { description: 'The session: a generated `sess_…` id or one the client chose.', schema: sessionIdSchema },
   kbId: { description: 'The knowledge base, e.g. `kb_…`.', schema: z.string().min(1) },
+  productId: { description: 'The product: the `id` it was given in the catalogue.', schema: productSchema.shape.id },
+  documentId: { description: 'The document, e.g. `doc_…`.', schema: z.string().min(1) },
 };
 
 /**
@@ -45,6 +47,7 @@ function parameters(endpoint: Endpoint): Json[] {
       },
     );
   }
+  if (endpoint.identityToken) list.push({ $ref: '#/components/parameters/IdentityToken' });
   if (endpoint.method === 'post') list.push({ $ref: '#/components/parameters/IdempotencyKey' });
   return list;
 }
@@ -86,7 +89,8 @@ function operation(endpoint: Endpoint): Json {
     tags: [endpoint.tag],
     summary: endpoint.summary,
     description: endpoint.description,
-    ...(endpoint.public ? { security: [] } : {}),
+    // OpenAPI 3.1 lets an apiKey requirement name roles: one requirement per scope, any one of them suffices.
+    ...(endpoint.public ? { security: [] } : endpoint.scopes ? { security: endpoint.scopes.map((scope) => ({ ApiKey: [scope] })) } : {}),
     parameters: parameters(endpoint),
     ...(endpoint.body
       ? { requestBody: { required: endpoint.body.required, content: { 'application/json': { schema: ref(endpoint.body.schema) } } } }
@@ -121,7 +125,8 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions = {}): Json
       { name: 'Sessions', description: 'Create, read, end and rate chat sessions.' },
       { name: 'Messages', description: 'Send visitor messages and read the history.' },
       { name: 'Forms', description: 'Answer the dynamic forms a reply surfaces.' },
-      { name: 'Knowledge bases', description: 'The products the AI answers from.' },
+      { name: 'Knowledge bases', description: 'The products and documents the AI answers from: manage them and search them as the AI does.' },
+      { name: 'Widget', description: 'What the embeddable widget reads with its public key.' },
       { name: 'Operations', description: 'Running the service.' },
     ],
     paths,
@@ -132,10 +137,19 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions = {}): Json
           type: 'apiKey',
           in: 'header',
           name: 'X-API-Key',
-          description: 'A server key (`sk_live_…`) with the scopes the endpoint needs, or a widget public key (`pk_live_…`).',
+          description:
+            'A server key (`sk_live_…`) with the scopes the endpoint needs (listed as the roles of its security requirement; any one suffices), or a widget public key (`pk_live_…`), which may only call its own widget\'s conversation endpoints and `GET /widget/config`, from one of its allowed origins (else 403 `origin_not_allowed`).',
         },
       },
       parameters: {
+        IdentityToken: {
+          name: 'X-Identity-Token',
+          in: 'header',
+          required: false,
+          description:
+            "Public (widget) keys only: the signed-in visitor's identity as a JWT signed with the widget's identity secret (HS256; `sub` and `exp` required, at most 24 h). One that does not verify is 401 `invalid_identity_token`; a server key sends an `identity` object instead and gets 400 `validation_failed` for this header.",
+          schema: { type: 'string', minLength: 1 },
+        },
         IdempotencyKey: {
           name: 'Idempotency-Key',
           in: 'header',

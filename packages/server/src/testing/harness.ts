@@ -15,6 +15,7 @@ export interface HarnessOptions {
   agentTimeoutMs?: number;
   credits?: number;
   sessionTtlSeconds?: number;
+  config?: { allowPrivateCallbacks?: boolean };
 }
 
 export interface JsonResponse {
@@ -43,6 +44,7 @@ export async function createHarness(options: HarnessOptions = {}) {
       cursorSecret: 'test-cursor-secret-0123456789abcdef',
       syncTimeoutMs: options.syncTimeoutMs ?? 25_000,
       agentTimeoutMs: options.agentTimeoutMs ?? 120_000,
+      allowPrivateCallbacks: options.config?.allowPrivateCallbacks ?? false,
     },
     store,
     logger: createLogger('silent'),

@@ -7,11 +7,13 @@ type KnowledgeOps = Pick<
   StoreOps,
   | 'insertKnowledgeBase'
   | 'getKnowledgeBase'
+  | 'listKnowledgeBases'
   | 'upsertProducts'
   | 'deleteProduct'
   | 'listProducts'
   | 'countProducts'
   | 'insertDocument'
+  | 'getDocument'
   | 'deleteDocument'
   | 'listDocuments'
 >;
@@ -29,6 +31,14 @@ export function knowledgeOps(db: Db): KnowledgeOps {
     async getKnowledgeBase(id) {
       const [row] = await db().query<KnowledgeBaseRow>('select * from knowledge_bases where id = $1', [id]);
       return row ? toKnowledgeBase(row) : null;
+    },
+    async listKnowledgeBases(accountId) {
+      // Migration 1 gave knowledge_bases.id the database's collation: ties sort in code-point order explicitly.
+      const rows = await db().query<KnowledgeBaseRow>(
+        'select * from knowledge_bases where account_id = $1 order by created_at, id collate "C"',
+        [accountId],
+      );
+      return rows.map(toKnowledgeBase);
     },
 
     async upsertProducts(knowledgeBaseId, products) {
@@ -81,6 +91,13 @@ export function knowledgeOps(db: Db): KnowledgeOps {
            from inserted, jsonb_to_recordset($7::jsonb) as c(position integer, content text)`,
         [document.knowledgeBaseId, document.id, document.title, document.content, document.url, document.createdAt, json(chunks)],
       );
+    },
+    async getDocument(knowledgeBaseId, documentId) {
+      const [row] = await db().query<DocumentRow>('select * from documents where knowledge_base_id = $1 and id = $2', [
+        knowledgeBaseId,
+        documentId,
+      ]);
+      return row ? toDocument(row) : null;
     },
     async deleteDocument(knowledgeBaseId, documentId) {
       const rows = await db().query('delete from documents where knowledge_base_id = $1 and id = $2 returning id', [

@@ -18,6 +18,7 @@ const SESSION_PATCH_COLUMNS: Readonly<Record<keyof SessionPatch, ColumnSpec>> = 
   expiresAt: { column: 'expires_at' },
   resolvedAt: { column: 'resolved_at' },
   pendingFormId: { column: 'pending_form_id' },
+  identitySub: { column: 'identity_sub' },
 };
 
 export function sessionOps(db: Db): SessionOps {
@@ -25,8 +26,8 @@ export function sessionOps(db: Db): SessionOps {
     async insertSession(session) {
       const rows = await db().query(
         `insert into sessions (widget_id, id, account_id, visitor_id, status, language, timezone, message_count, rating,
-           created_at, last_activity_at, expires_at, resolved_at, pending_form_id)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+           created_at, last_activity_at, expires_at, resolved_at, pending_form_id, identity_sub)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
          on conflict (widget_id, id) do nothing
          returning id`,
         [
@@ -44,6 +45,7 @@ export function sessionOps(db: Db): SessionOps {
           session.expiresAt,
           session.resolvedAt,
           session.pendingFormId,
+          session.identitySub,
         ],
       );
       return { inserted: rows.length > 0 };

@@ -14,6 +14,7 @@ type WidgetAndKeyOps = Pick<
   | 'findApiKeyByHash'
   | 'listApiKeys'
   | 'revokeApiKey'
+  | 'setApiKeyCallbackSecret'
 >;
 
 const WIDGET_PATCH_COLUMNS: Readonly<Record<keyof Omit<Widget, 'id' | 'accountId' | 'createdAt'>, ColumnSpec>> = {
@@ -26,6 +27,7 @@ const WIDGET_PATCH_COLUMNS: Readonly<Record<keyof Omit<Widget, 'id' | 'accountId
   forms: { column: 'forms', json: true },
   sessionTtlSeconds: { column: 'session_ttl_seconds' },
   theme: { column: 'theme', json: true },
+  identitySecrets: { column: 'identity_secrets', json: true },
 };
 
 export function widgetAndKeyOps(db: Db): WidgetAndKeyOps {
@@ -33,8 +35,8 @@ export function widgetAndKeyOps(db: Db): WidgetAndKeyOps {
     async insertWidget(widget) {
       await db().query(
         `insert into widgets (id, account_id, name, instructions, greeting, language, timezone, knowledge_base_ids, forms,
-           session_ttl_seconds, theme, created_at)
-         values ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10, $11::jsonb, $12)`,
+           session_ttl_seconds, theme, identity_secrets, created_at)
+         values ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10, $11::jsonb, $12::jsonb, $13)`,
         [
           widget.id,
           widget.accountId,
@@ -47,6 +49,7 @@ export function widgetAndKeyOps(db: Db): WidgetAndKeyOps {
           json(widget.forms),
           widget.sessionTtlSeconds,
           json(widget.theme),
+          json(widget.identitySecrets),
           widget.createdAt,
         ],
       );
@@ -103,6 +106,10 @@ export function widgetAndKeyOps(db: Db): WidgetAndKeyOps {
           ? await db().query<ApiKeyRow>('select * from api_keys order by created_at, id')
           : await db().query<ApiKeyRow>('select * from api_keys where account_id = $1 order by created_at, id', [accountId]);
       return rows.map(toApiKey);
+    },
+    async setApiKeyCallbackSecret(id, secret) {
+      const rows = await db().query('update api_keys set callback_secret = $2 where id = $1 returning id', [id, secret]);
+      return rows.length > 0;
     },
     async revokeApiKey(id, at) {
       // The first revocation time stands: revoking twice reports false and changes nothing.

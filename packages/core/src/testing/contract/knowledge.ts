@@ -12,6 +12,16 @@ export function knowledgeContract(store: () => Store): void {
     await expect(store().insertKnowledgeBase(kb)).rejects.toThrow();
   });
 
+  it("lists one account's knowledge bases oldest first, ties in id code-point order", async () => {
+    const second = makeKnowledgeBase({ id: 'kb_a', accountId: 'acct_k', createdAt: at(2) });
+    // Same instant as `second`: code-point order puts 'kb_B' first, where many locales would not.
+    const secondTie = makeKnowledgeBase({ id: 'kb_B', accountId: 'acct_k', createdAt: at(2) });
+    const first = makeKnowledgeBase({ accountId: 'acct_k', name: 'Catalogue', createdAt: at(1) });
+    for (const kb of [second, makeKnowledgeBase({ accountId: 'acct_other' }), secondTie, first]) await store().insertKnowledgeBase(kb);
+    expect(await store().listKnowledgeBases('acct_k')).toEqual([first, secondTie, second]);
+    expect(await store().listKnowledgeBases('acct_none')).toEqual([]);
+  });
+
   it('round-trips products with and without their optional fields', async () => {
     const full = makeProduct({ id: 'p-full' });
     const bare: Product = { id: 'p-bare', name: 'Gift card', price: 0 };
@@ -71,6 +81,19 @@ export function knowledgeContract(store: () => Store): void {
     await store().insertDocument(first);
     expect(await store().listDocuments('kb_1')).toEqual([first, second]);
     expect(await store().listDocuments('kb_none')).toEqual([]);
+  });
+
+  it('gets one document by knowledge base and id', async () => {
+    const document = makeDocument({ knowledgeBaseId: 'kb_1', content: '# Returns\n\nWithin 30 days.' });
+    const sameIdElsewhere = makeDocument({ id: document.id, knowledgeBaseId: 'kb_2', title: 'Other', url: null });
+    await store().insertDocument(document);
+    await store().insertDocument(sameIdElsewhere);
+    expect(await store().getDocument('kb_1', document.id)).toEqual(document);
+    expect(await store().getDocument('kb_2', document.id)).toEqual(sameIdElsewhere);
+    expect(await store().getDocument('kb_3', document.id)).toBeNull();
+    expect(await store().getDocument('kb_1', 'doc_missing')).toBeNull();
+    await store().deleteDocument('kb_1', document.id);
+    expect(await store().getDocument('kb_1', document.id)).toBeNull();
   });
 
   it('rejects a duplicate document id within a knowledge base and deletes documents', async () => {

@@ -75,6 +75,18 @@ export function widgetAndKeyContract(store: () => Store): void {
     expect(await store().listApiKeys('acct_none')).toEqual([]);
   });
 
+  it("rotates a key's callback secret, saying whether the key exists", async () => {
+    const apiKey = makeApiKey();
+    const other = makeApiKey();
+    await store().insertApiKey(apiKey);
+    await store().insertApiKey(other);
+    expect(await store().setApiKeyCallbackSecret(apiKey.id, 'whsec_rotated_9f2d')).toBe(true);
+    expect(await store().getApiKey(apiKey.id)).toEqual({ ...apiKey, callbackSecret: 'whsec_rotated_9f2d' });
+    expect((await store().findApiKeyByHash(apiKey.hash))?.callbackSecret).toBe('whsec_rotated_9f2d');
+    expect(await store().getApiKey(other.id)).toEqual(other);
+    expect(await store().setApiKeyCallbackSecret('key_missing', 'whsec_x')).toBe(false);
+  });
+
   it('revokes a key once: a second revocation changes nothing and says so', async () => {
     const apiKey = makeApiKey();
     await store().insertApiKey(apiKey);

@@ -1,0 +1,20 @@
+import type { Product, SurfacedForm } from '@svc/core';
+
+/**
+ * What the tools did during one turn. The reply is built from it rather than from the model's words: products,
+ * the form and the end of the session are facts the tools established, whatever the model then writes.
+ */
+export interface TurnLog {
+  /** Products returned by `search_products`, first sighting first; keyed by id so a product appears once. */
+  products: Map<string, Product>;
+  /** The form `show_form` surfaced. One per reply: the engine records a single pending form. */
+  form: SurfacedForm | null;
+  /** `end_conversation` was called. */
+  ended: boolean;
+  /** Searches the store answered (knowledge and products): each is a billed retrieval. */
+  retrievals: number;
+}
+
+export function createTurnLog(): TurnLog {
+  return { products: new Map(), form: null, ended: false, retrievals: 0 };
+}

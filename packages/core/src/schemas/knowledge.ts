@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { isoDateTime } from './common.js';
+import { productSchema } from './product.js';
+
+/** POST /knowledge-bases */
+export const createKnowledgeBaseRequestSchema = z.object({
+  name: z.string({ error: 'name is required' }).trim().min(1, { error: 'name must not be empty' }).max(200),
+});
+
+export const knowledgeBaseSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  createdAt: isoDateTime,
+});
+
+/** PUT /knowledge-bases/{kbId}/products/{productId}: the product without its id (the path names it). */
+export const productBodySchema = productSchema.omit({ id: true });
+
+/** POST /knowledge-bases/{kbId}/products: upsert many at once. */
+export const upsertProductsRequestSchema = z.object({
+  products: z.array(productSchema).min(1, { error: 'products must not be empty' }).max(1000, { error: 'at most 1000 products per request' }),
+});
+
+/** POST /knowledge-bases/{kbId}/documents, PUT …/documents/{documentId} */
+export const documentRequestSchema = z.object({
+  title: z.string({ error: 'title is required' }).trim().min(1, { error: 'title must not be empty' }).max(300),
+  content: z.string({ error: 'content is required' }).min(1, { error: 'content must not be empty' }).max(60_000),
+  url: z.url({ error: 'url must be an absolute URL' }).optional(),
+});
+
+export const documentSchema = z.object({
+  id: z.string(),
+  knowledgeBaseId: z.string(),
+  title: z.string(),
+  url: z.string().nullable(),
+  createdAt: isoDateTime,
+});
+
+/** POST /knowledge-bases/{kbId}/search: what the agents' retrieval sees. */
+export const knowledgeSearchRequestSchema = z.object({
+  query: z.string({ error: 'query is required' }).trim().min(1, { error: 'query must not be empty' }).max(1000),
+  language: z.string().max(35).optional(),
+  limit: z.number().int().min(1).max(20).optional(),
+});
+
+export const knowledgeSearchResultSchema = z.object({
+  passages: z.array(
+    z.object({ documentId: z.string(), title: z.string(), url: z.string().nullable(), content: z.string(), rank: z.number() }),
+  ),
+  products: z.array(productSchema.extend({ rank: z.number() })),
+});
+
+export type KnowledgeBaseView = z.infer<typeof knowledgeBaseSchema>;
+export type DocumentView = z.infer<typeof documentSchema>;
+export type KnowledgeSearchResult = z.infer<typeof knowledgeSearchResultSchema>;

@@ -1,0 +1,40 @@
+import type { MiddlewareHandler } from 'hono';
+import { SvcError, type Store } from '@svc/core';
+import type { AppEnv } from './auth.js';
+
+const ALLOWED_HEADERS = 'Content-Type, X-API-Key, X-Identity-Token, Idempotency-Key';
+const EXPOSED_HEADERS = 'X-Request-Id, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Idempotent-Replayed';
+
+/**
+ * CORS for the widget's public keys (DESIGN.md section 4): only the origins a key allows may read responses.
+ * A preflight carries no key, so it is answered from the origins of the public keys of the widget in the path
+ * (any public key for paths without a widget); the real request is then checked against its own key.
+ */
+export function cors(store: Store): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const origin = c.req.header('origin');
+    if (c.req.method === 'OPTIONS' && origin && c.req.header('access-control-request-method')) {
+      const widgetId = /^\/widgets\/([^/]+)/.exec(c.req.path)?.[1];
+      const keys = (await store.listApiKeys()).filter(
+        (k) => k.kind === 'public' && k.revokedAt === null && (widgetId === undefined || k.widgetId === decodeURIComponent(widgetId)),
+      );
+      if (!keys.some((k) => k.allowedOrigins.includes(origin))) {
+        throw new SvcError('origin_not_allowed', `Origin ${origin} is not allowed to call this API.`);
+      }
+      return c.body(null, 204, {
+        'Access-Control-Allow-Origin': origin,
+        'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
+        'Access-Control-Allow-Headers': ALLOWED_HEADERS,
+        'Access-Control-Max-Age': '600',
+        Vary: 'Origin',
+      });
+    }
+    await next();
+    const allowed = c.get('corsOrigin');
+    if (allowed) {
+      c.res.headers.set('Access-Control-Allow-Origin', allowed);
+      c.res.headers.set('Access-Control-Expose-Headers', EXPOSED_HEADERS);
+      c.res.headers.append('Vary', 'Origin');
+    }
+  };
+}

@@ -1,0 +1,36 @@
+/**
+ * A service process for the crash and multi-worker tests: PostgreSQL store (DATABASE_URL, SVC_TEST_SCHEMA), an
+ * agent that takes AGENT_DELAY_MS per turn, HTTP (ROLE all) and/or workers (ROLE all|worker). Prints
+ * `ready <url>` once serving. Real code paths only: the same runtime, workers and store as `svc start`.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createScriptedAgent } from '@svc/agents';
+import { createPostgresStore } from '@svc/store-postgres';
+import { createLogger } from '../logger.js';
+import { listen } from '../node-server.js';
+import { createRuntime } from '../runtime.js';
+
+const env = process.env;
+const store = await createPostgresStore({ connectionString: env.DATABASE_URL!, schema: env.SVC_TEST_SCHEMA! });
+const delay = Number(env.AGENT_DELAY_MS ?? 0);
+const runtime = await createRuntime({
+  config: { cursorSecret: 'process-test-cursor-secret-0123', syncTimeoutMs: 25_000, agentTimeoutMs: 60_000, allowPrivateCallbacks: true },
+  store,
+  logger: createLogger(env.LOG_LEVEL ?? 'silent'),
+  agent: createScriptedAgent(async ({ message, signal }) => {
+    if (delay > 0) await sleep(delay, undefined, { signal });
+    return { content: `answer to ${message}` };
+  }),
+});
+runtime.startWorkers({
+  allowPrivateCallbacks: true,
+  pollMs: 50,
+  jobLeaseMs: Number(env.JOB_LEASE_MS ?? 2_000),
+  turnConcurrency: Number(env.TURN_CONCURRENCY ?? 4),
+});
+if (env.ROLE === 'worker') {
+  console.log('ready worker');
+} else {
+  const server = await listen(runtime, { port: 0, host: '127.0.0.1', sweepIntervalMs: 3_600_000 });
+  console.log(`ready ${server.url}`);
+}

@@ -1,0 +1,38 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+const tsx = createRequire(import.meta.url).resolve('tsx/cli');
+
+/** Starts `callback-process.ts` in its own Node process; resolves with what it printed after `ready`. */
+export async function startServiceProcess(env: Record<string, string>): Promise<{ child: ChildProcess; ready: string }> {
+  const script = fileURLToPath(new URL('./callback-process.ts', import.meta.url));
+  const child = spawn(process.execPath, [tsx, script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const ready = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`service process did not start: ${stderr}`)), 30_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /ready (\S+)/.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`service process exited with ${code}: ${stderr}`));
+    });
+  });
+  return { child, ready };
+}
+
+export function kill(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill(signal);
+  });
+}
