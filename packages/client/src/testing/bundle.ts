@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 /** The client's budget in a browser bundle, gzipped. */
-export const BUNDLE_BUDGET_BYTES = 6 * 1024;
+export const BUNDLE_BUDGET_BYTES = 6.5 * 1024;
 
 export interface BundleSize {
   minifiedBytes: number;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDateTime } from './common.js';
+import { isoDateTime, languageSchema } from './common.js';
 import { productSchema } from './product.js';
 
 /** POST /knowledge-bases */
@@ -24,7 +24,10 @@ export const upsertProductsRequestSchema = z.object({
 /** POST /knowledge-bases/{kbId}/documents, PUT …/documents/{documentId} */
 export const documentRequestSchema = z.object({
   title: z.string({ error: 'title is required' }).trim().min(1, { error: 'title must not be empty' }).max(300),
-  content: z.string({ error: 'content is required' }).min(1, { error: 'content must not be empty' }).max(60_000),
+  content: z
+    .string({ error: 'content is required' })
+    .refine((value) => value.trim().length > 0, { error: 'content must not be empty or blank' })
+    .refine((value) => value.length <= 60_000, { error: 'content must be at most 60000 characters' }),
   url: z.url({ error: 'url must be an absolute URL' }).optional(),
 });
 
@@ -39,7 +42,7 @@ export const documentSchema = z.object({
 /** POST /knowledge-bases/{kbId}/search: what the agents' retrieval sees. */
 export const knowledgeSearchRequestSchema = z.object({
   query: z.string({ error: 'query is required' }).trim().min(1, { error: 'query must not be empty' }).max(1000),
-  language: z.string().max(35).optional(),
+  language: languageSchema.optional(),
   limit: z.number().int().min(1).max(20).optional(),
 });
 

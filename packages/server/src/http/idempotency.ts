@@ -31,7 +31,7 @@ export function idempotency(store: Store, clock: Clock): MiddlewareHandler<AppEn
         }
         c.res = new Response(existing.body, {
           status: existing.status,
-          headers: { 'content-type': 'application/json', 'idempotent-replayed': 'true' },
+          headers: { 'content-type': 'application/json', 'idempotent-replayed': 'true', 'x-request-id': c.get('requestId') },
         });
         return;
       }

@@ -1,0 +1,86 @@
+/**
+ * The widget's HTTP layer: the public key on every request, the identity token in a header only (never in a URL),
+ * JSON in and out, and one error type carrying the server's `{ error: { code, message, field } }` (DESIGN.md 4).
+ */
+
+export class ApiError extends Error {
+  constructor(
+    /** HTTP status; 0 when the request never got an answer (offline, DNS, CORS refusal). */
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly field?: string,
+    /** Seconds to wait, from `Retry-After` on a 429. */
+    readonly retryAfter?: number,
+  ) {
+    super(message);
+  }
+}
+
+export interface ApiResponse<T> {
+  status: number;
+  body: T;
+}
+
+export interface ApiOptions {
+  base: string;
+  apiKey: string;
+  /** The identity token to send now, if any. */
+  token(): string | null;
+  /** Aborted when the widget is destroyed, so no answer lands in a widget that is gone. */
+  signal: AbortSignal;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** Makes a retried POST safe: the server replays the first success instead of running the turn twice. */
+  idempotencyKey?: string;
+}
+
+export type Api = <T>(method: 'GET' | 'POST', path: string, options?: RequestOptions) => Promise<ApiResponse<T>>;
+
+/** `Retry-After` is seconds or an HTTP date (RFC 9110 10.2.3); missing or unreadable means 10 s. At most an hour. */
+export function parseRetryAfter(header: string | null): number {
+  const seconds = Number(header) || (Date.parse(header ?? '') - Date.now()) / 1000;
+  return Math.min(Math.max(Math.ceil(seconds) || 10, 1), 3600);
+}
+
+export function createApi(options: ApiOptions): Api {
+  return async function request<T>(method: 'GET' | 'POST', path: string, { body, idempotencyKey }: RequestOptions = {}) {
+    const headers: Record<string, string> = { 'X-API-Key': options.apiKey };
+    const token = options.token();
+    if (token) headers['X-Identity-Token'] = token;
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;
+    let response: Response;
+    try {
+      // Credentials stay at fetch's default: no cookies go to another origin; the public key authenticates.
+      response = await fetch(options.base + path, {
+        method,
+        headers,
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        signal: options.signal,
+      });
+    } catch (cause) {
+      if (options.signal.aborted) throw cause;
+      throw new ApiError(0, 'network_error', 'The service could not be reached.');
+    }
+    let json: unknown = null;
+    try {
+      json = await response.json();
+    } catch {
+      // An empty or non-JSON body: the status alone tells what happened.
+    }
+    if (!response.ok) {
+      const { code, message, field } = (json as { error?: Partial<Record<'code' | 'message' | 'field', string>> } | null)?.error ?? {};
+      throw new ApiError(
+        response.status,
+        String(code ?? `http_${response.status}`),
+        String(message ?? `HTTP ${response.status}`),
+        field === undefined ? undefined : String(field),
+        response.status === 429 ? parseRetryAfter(response.headers.get('Retry-After')) : undefined,
+      );
+    }
+    return { status: response.status, body: json as T };
+  };
+}

@@ -1,0 +1,40 @@
+import type { VNode } from 'preact';
+import type { Strings } from '../i18n.js';
+import { SendIcon } from './icons.js';
+
+interface ComposerProps {
+  t: Strings;
+  /** Sending is not possible now (a turn runs, offline, rate limited); typing still is. */
+  disabled: boolean;
+  onSend(text: string): void;
+}
+
+/**
+ * The message box. Uncontrolled: what the visitor types lives in the textarea itself, so re-renders never touch
+ * it. Enter sends, Shift+Enter starts a new line; the Enter that confirms an IME composition does neither.
+ */
+export function Composer({ t, disabled, onSend }: ComposerProps): VNode {
+  const send = (event: Event): void => {
+    event.preventDefault();
+    const input = (event.currentTarget as HTMLElement).closest('form')!.querySelector('textarea')!;
+    if (disabled || !input.value.trim()) return;
+    onSend(input.value);
+    input.value = '';
+  };
+  return (
+    <form part="composer" class="composer" onSubmit={send}>
+      <textarea
+        part="input"
+        data-testid="svc-input"
+        aria-label={t.placeholder}
+        placeholder={t.placeholder}
+        rows={1}
+        maxLength={4000}
+        onKeyDown={(event) => event.key === 'Enter' && !event.shiftKey && !event.isComposing && send(event)}
+      />
+      <button part="send" class="brand" data-testid="svc-send" aria-label={t.send} disabled={disabled}>
+        <SendIcon />
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,66 @@
+import type { VNode } from 'preact';
+import type { ChatState } from '../chat-state.js';
+import type { Conversation } from '../conversation.js';
+import type { Strings } from '../i18n.js';
+import { Markdown } from '../markdown.js';
+import { ChatForm } from './ChatForm.js';
+import { ProductCard } from './ProductCard.js';
+
+interface MessageListProps {
+  state: ChatState;
+  conversation: Conversation;
+  locale: string;
+  t: Strings;
+}
+
+/** The conversation: greeting, messages with their product cards and forms, and the typing indicator. */
+export function MessageList({ state, conversation, locale, t }: MessageListProps): VNode {
+  const { messages, typing, config } = state;
+  return (
+    <div part="messages" class="messages" data-testid="svc-messages">
+      {config?.greeting && (
+        <div part="message message-assistant" class="message">
+          <Markdown text={config.greeting} />
+        </div>
+      )}
+      {messages.map(({ key, role, content, failed, products, forms }) => [
+        <div
+          key={key}
+          part={`message message-${role}`}
+          class={role === 'user' ? 'message user brand' : 'message'}
+          data-testid="svc-message"
+          data-role={role}
+        >
+          {/* Replies are Markdown; what the visitor typed is shown exactly as typed. */}
+          {role === 'assistant' ? <Markdown text={content} /> : content}
+          {failed && <b> · {t.notSent}</b>}
+        </div>,
+        products.length > 0 && (
+          <div key={`${key}p`} part="products" class="products">
+            {products.map((product) => (
+              <ProductCard product={product} locale={locale} />
+            ))}
+          </div>
+        ),
+        ...forms.map((form) => (
+          <ChatForm
+            key={`${key}/${form.formId}`}
+            form={form}
+            sent={state.sentForms.includes(`${key}/${form.formId}`)}
+            disabled={typing || state.session === 'ended'}
+            details={conversation.details()}
+            t={t}
+            onSubmit={(answers, summary) => conversation.submitForm(key, form.formId, answers, summary)}
+          />
+        )),
+      ])}
+      {/* Also while the history loads after a reload. */}
+      {(typing || state.loading) && (
+        <div part="typing" class="typing" role="status" data-testid="svc-typing">
+          <b aria-hidden="true">•••</b>
+          <i class="sr-only">{t.typing}</i>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,18 @@
+import type { VNode } from 'preact';
+
+/** Decorative icons: the buttons around them carry the accessible names. */
+const svg = (children: VNode, fill = 'currentColor'): VNode => (
+  <svg viewBox="0 0 24 24" fill={fill} aria-hidden="true">
+    {children}
+  </svg>
+);
+
+export const ChatIcon = (): VNode => svg(<path d="M20 2H4a2 2 0 0 0-2 2v18l4-4h14a2 2 0 0 0 2-2V4a2 2 0 0 0-2-2Z" />);
+
+export const CloseIcon = (): VNode =>
+  svg(<path d="M6 6l12 12M18 6 6 18" stroke="currentColor" stroke-width="2.2" stroke-linecap="round" />, 'none');
+
+export const SendIcon = (): VNode => svg(<path d="M3 20.5 22 12 3 3.5 3 10l13 2-13 2Z" />);
+
+/** Thumbs up; the stylesheet turns it over for thumbs down. Drawn, since emoji fonts are not everywhere. */
+export const ThumbIcon = (): VNode => svg(<path d="M2 10h4v12H2zm6 12h9a2 2 0 0 0 2-1.5l2-7a2 2 0 0 0-2-2.5h-5l1-5a2 2 0 0 0-3.5-1.5L8 10z" />);

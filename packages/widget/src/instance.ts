@@ -1,0 +1,125 @@
+import { createApi } from './api.js';
+import { initialChatState } from './chat-state.js';
+import type { Appearance } from './config-validation.js';
+import { createConversation } from './conversation.js';
+import { VISITOR_ID, type VisitorDetails } from './identify-validation.js';
+import { createIdentityTokens } from './identity-tokens.js';
+import { mount, type Mounted } from './mount.js';
+import { randomId } from './random-id.js';
+import { loadVisitorId, saveVisitorId } from './storage.js';
+import { createStore } from './store.js';
+import type { BubbleInstance, IdentityTokenProvider } from './types.js';
+
+export interface InstanceOptions {
+  kind: 'bubble' | 'chatbox';
+  apiKey: string;
+  apiBase: string;
+  /** The bubble's look; null for a chatbox. */
+  appearance: Appearance | null;
+  /** A chatbox's container; null: the bubble, or a chatbox covering the viewport. */
+  container: HTMLElement | null;
+  details: VisitorDetails;
+  tokenSource(): IdentityTokenProvider | null;
+  /** Called on automatic sign-out, so the SDK drops the previous visitor's `identify()` payload. */
+  forgetIdentity(): void;
+  onDestroyed(): void;
+}
+
+/** Both kinds answer the bubble's members; on a chatbox open/close/toggle do nothing and `isOpen` is true. */
+export interface WidgetInstance extends BubbleInstance {
+  tokenSourceChanged(): void;
+}
+
+/** Everything one widget on the page owns, and the one place that releases it all on `destroy()`. */
+export function createInstance(options: InstanceOptions): WidgetInstance {
+  const bubble = options.kind === 'bubble';
+  const abort = new AbortController();
+  const store = createStore(initialChatState(!bubble));
+  const stored = loadVisitorId();
+  const visitorId = options.details.visitorId ?? (stored && VISITOR_ID.test(stored) ? stored : randomId('v_'));
+  saveVisitorId(visitorId);
+
+  const tokens = createIdentityTokens({
+    source: options.tokenSource,
+    onIdentityChange: () => conversation.newVisitor(),
+  });
+  const api = createApi({ base: options.apiBase, apiKey: options.apiKey, token: () => tokens.current(), signal: abort.signal });
+  const conversation = createConversation({
+    api,
+    apiKey: options.apiKey,
+    store,
+    visitorId,
+    details: options.details,
+    tokens,
+    signal: abort.signal,
+    forgetIdentity: options.forgetIdentity,
+  });
+
+  let destroyed = false;
+  let mounted: Mounted | null = null;
+  let shown = -1;
+
+  const setOpen = (open: boolean): void => {
+    if (destroyed || !bubble || store.get().open === open) return;
+    const focused = mounted?.shadow.activeElement;
+    // Read before closing: once the panel is hidden the browser has already moved focus away.
+    const focusInPanel = !!focused && focused.getAttribute('part') !== 'launcher';
+    store.set({ open });
+    const part = (name: string): HTMLElement | null | undefined => mounted?.shadow.querySelector<HTMLElement>(`[part~=${name}]`);
+    if (open) {
+      (part('input') ?? part('panel'))?.focus();
+      void conversation.restore();
+    } else if (focusInPanel) part('launcher')?.focus();
+  };
+
+  const draw = (): void => {
+    if (!mounted) return;
+    const state = store.get();
+    mounted.draw({ kind: options.kind, fullscreen: !bubble && !options.container, state, conversation, appearance: options.appearance, setOpen });
+    // Keep the latest message in view when one arrives or the typing indicator appears.
+    const count = state.messages.length * 2 + Number(state.typing);
+    if (count !== shown) {
+      shown = count;
+      const list = mounted.shadow.querySelector('[part~=messages]');
+      if (list) list.scrollTop = list.scrollHeight;
+    }
+  };
+  const unsubscribe = store.subscribe(draw);
+  const online = (): void => store.set({ online: true });
+  const offline = (): void => store.set({ online: false });
+  const attach = (): void => {
+    mounted = mount(options.kind, options.container ?? document.body);
+    draw();
+  };
+
+  window.addEventListener('online', online);
+  window.addEventListener('offline', offline);
+  // An async script in <head> may run before <body> exists.
+  if (options.container || document.body) attach();
+  else document.addEventListener('DOMContentLoaded', attach, { once: true });
+  conversation.start();
+  if (!bubble) void conversation.restore();
+
+  return {
+    open: () => setOpen(true),
+    close: () => setOpen(false),
+    toggle: () => setOpen(!store.get().open),
+    get isOpen() {
+      return !destroyed && store.get().open;
+    },
+    destroy() {
+      if (destroyed) return;
+      destroyed = true;
+      abort.abort();
+      tokens.dispose();
+      conversation.dispose();
+      unsubscribe();
+      window.removeEventListener('online', online);
+      window.removeEventListener('offline', offline);
+      document.removeEventListener('DOMContentLoaded', attach);
+      mounted?.unmount();
+      options.onDestroyed();
+    },
+    tokenSourceChanged: () => tokens.sourceChanged(),
+  };
+}

@@ -1,0 +1,229 @@
+/**
+ * An in-memory stand-in for the service's widget endpoints, served through msw, so the SDK is tested over its real
+ * HTTP layer. It follows the contract the widget relies on (README, DESIGN.md 4 and 7): envelopes, error bodies,
+ * pagination, 202 replies, form rejections. Tests steer it through `next` and inspect `requests`.
+ */
+import { http, HttpResponse, type JsonBodyType } from 'msw';
+import { setupServer } from 'msw/node';
+import type { HistoryItem, MessageReply, SurfacedForm, WidgetConfig } from '../src/api-types.js';
+
+export const BASE = 'https://svc.test';
+export const API_KEY = 'pk_live_test_key';
+export const WIDGET_ID = 'wgt_demo';
+
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+interface FakeSession {
+  visitorId: string;
+  status: 'active' | 'resolved' | 'expired';
+  rating: 'positive' | 'negative' | null;
+  history: HistoryItem[];
+  /** Identity `sub` the session was created with, if any (DESIGN.md 4: bound to it). */
+  sub: string | null;
+}
+
+/** What the next turn answers: a reply (200), a 202 whose reply lands in the history later, or an error. */
+export type TurnOutcome =
+  | { reply: Partial<MessageReply> }
+  | { processing: Partial<MessageReply>; afterPolls?: number }
+  | { status: number; code: string; message?: string; field?: string; headers?: Record<string, string> };
+
+const META = { creditsConsumed: 1 };
+const CREDITS = { chat: 1, retrieval: 0, orchestration: 0, embedding: 0, rerank: 0, plugin: 0, pluginRerank: 0, crawler: 0 };
+
+function subOf(token: string | null): string | null {
+  if (!token) return null;
+  try {
+    return (JSON.parse(atob(token.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))) as { sub: string }).sub;
+  } catch {
+    return null;
+  }
+}
+
+function error(status: number, code: string, message = code, field?: string, headers?: Record<string, string>): Response {
+  return HttpResponse.json({ error: { code, message, ...(field ? { field } : {}) }, meta: { creditsConsumed: 0 } }, { status, ...(headers ? { headers } : {}) });
+}
+
+export function createFakeService() {
+  const requests: RecordedRequest[] = [];
+  const sessions = new Map<string, FakeSession>();
+  const state = {
+    config: { widgetId: WIDGET_ID, name: 'Outdoor Shop', greeting: 'Hello! How can I help?', language: 'en', theme: {} } as WidgetConfig,
+    /** Outcomes for the coming turns, in order; when empty, turns answer `Echo: <content>`. */
+    next: [] as TurnOutcome[],
+    /** Errors for the coming requests of any kind (checked before the endpoint runs), in order. */
+    failNext: [] as TurnOutcome[],
+    pageSize: 100,
+    sessionCount: 0,
+    messageCount: 0,
+    pendingPolls: new Map<string, { reply: HistoryItem; polls: number; session: string }>(),
+  };
+
+  async function record(request: Request): Promise<unknown> {
+    const text = request.method === 'GET' ? '' : await request.clone().text();
+    const body = text ? (JSON.parse(text) as unknown) : undefined;
+    const headers = Object.fromEntries([...request.headers.entries()].map(([name, value]) => [name.toLowerCase(), value]));
+    requests.push({ method: request.method, url: request.url, headers, body });
+    return body;
+  }
+
+  function guard(request: Request): Response | null {
+    if (request.headers.get('x-api-key') !== API_KEY) return error(401, 'invalid_api_key');
+    const forced = state.failNext.shift();
+    if (forced && 'status' in forced) return error(forced.status, forced.code, forced.message, forced.field, forced.headers);
+    return null;
+  }
+
+  function session(id: string, request: Request): FakeSession | Response {
+    const found = sessions.get(id);
+    if (!found) return error(404, 'session_not_found');
+    const sub = subOf(request.headers.get('x-identity-token'));
+    if (found.sub !== null && found.sub !== sub) return error(403, 'identity_mismatch');
+    return found;
+  }
+
+  const nextId = (): string => `msg_${String(++state.messageCount).padStart(4, '0')}`;
+  const item = (role: 'user' | 'assistant', content: string, extra: Partial<HistoryItem> = {}): HistoryItem => ({
+    messageId: nextId(),
+    role,
+    content,
+    createdAt: new Date().toISOString(),
+    ...extra,
+  });
+
+  function turn(current: FakeSession, userContent: string, sessionId: string): Response {
+    if (current.status !== 'active') return error(409, 'session_not_active');
+    const outcome = state.next.shift() ?? { reply: { content: `Echo: ${userContent}` } };
+    if ('status' in outcome) return error(outcome.status, outcome.code, outcome.message, outcome.field, outcome.headers);
+    current.history.push(item('user', userContent));
+    const data = 'reply' in outcome ? outcome.reply : outcome.processing;
+    const reply: MessageReply = {
+      messageId: nextId(),
+      content: 'Reply',
+      products: [],
+      actions: [],
+      sessionEnded: false,
+      credits: CREDITS,
+      usage: { inputTokens: 1, outputTokens: 1 },
+      ...data,
+    };
+    const stored = item('assistant', reply.content, { messageId: reply.messageId, ...(reply.products.length ? { products: reply.products } : {}) });
+    if ('processing' in outcome) {
+      state.pendingPolls.set(reply.messageId, { reply: stored, polls: outcome.afterPolls ?? 1, session: sessionId });
+      return HttpResponse.json({ data: { messageId: reply.messageId, status: 'processing' }, meta: { creditsConsumed: 0 } }, { status: 202 });
+    }
+    current.history.push(stored);
+    if (reply.sessionEnded) current.status = 'resolved';
+    return HttpResponse.json({ data: reply, meta: META });
+  }
+
+  const base = `${BASE}/widgets/:widgetId/conversations`;
+  const handlers = [
+    http.get(`${BASE}/widget/config`, async ({ request }) => {
+      await record(request);
+      return guard(request) ?? HttpResponse.json({ data: state.config as unknown as JsonBodyType, meta: { creditsConsumed: 0 } });
+    }),
+    http.post(base, async ({ request }) => {
+      const body = (await record(request)) as { visitorId?: string; sessionId?: string };
+      const refused = guard(request);
+      if (refused) return refused;
+      // Public keys may not choose a session id (DESIGN.md 4).
+      if (body.sessionId) return error(403, 'insufficient_scope', 'public keys cannot choose a session id');
+      const id = `sess_${++state.sessionCount}`;
+      sessions.set(id, { visitorId: body.visitorId!, status: 'active', rating: null, history: [], sub: subOf(request.headers.get('x-identity-token')) });
+      return HttpResponse.json(
+        { data: { sessionId: id, widgetId: WIDGET_ID, visitorId: body.visitorId!, status: 'active', createdAt: new Date().toISOString(), resumed: false }, meta: META },
+        { status: 201 },
+      );
+    }),
+    http.get(`${base}/:sessionId`, async ({ request, params }) => {
+      await record(request);
+      const current = guard(request) ?? session(String(params.sessionId), request);
+      if (current instanceof Response) return current;
+      return HttpResponse.json({
+        data: { sessionId: params.sessionId as string, widgetId: WIDGET_ID, visitorId: current.visitorId, status: current.status, rating: current.rating, messageCount: current.history.length, createdAt: new Date().toISOString(), resolvedAt: null },
+        meta: META,
+      });
+    }),
+    http.get(`${base}/:sessionId/messages`, async ({ request, params }) => {
+      await record(request);
+      const current = guard(request) ?? session(String(params.sessionId), request);
+      if (current instanceof Response) return current;
+      for (const [id, pending] of state.pendingPolls) {
+        if (pending.session === params.sessionId && --pending.polls <= 0) {
+          current.history.push(pending.reply);
+          state.pendingPolls.delete(id);
+        }
+      }
+      const url = new URL(request.url);
+      const start = Number(url.searchParams.get('cursor') ?? 0);
+      const page = current.history.slice(start, start + Math.min(state.pageSize, Number(url.searchParams.get('limit') ?? 50)));
+      const end = start + page.length;
+      const hasMore = end < current.history.length;
+      return HttpResponse.json({ data: page as unknown as JsonBodyType, pagination: { cursor: hasMore ? String(end) : null, hasMore }, meta: META });
+    }),
+    http.post(`${base}/:sessionId/messages`, async ({ request, params }) => {
+      const body = (await record(request)) as { content: string };
+      const current = guard(request) ?? session(String(params.sessionId), request);
+      if (current instanceof Response) return current;
+      return turn(current, body.content, String(params.sessionId));
+    }),
+    http.post(`${base}/:sessionId/form-submissions`, async ({ request, params }) => {
+      const body = (await record(request)) as { formId: string; answers: Record<string, unknown> };
+      const current = guard(request) ?? session(String(params.sessionId), request);
+      if (current instanceof Response) return current;
+      return turn(current, `Submitted form "${body.formId}": ${JSON.stringify(body.answers)}`, String(params.sessionId));
+    }),
+    http.post(`${base}/:sessionId/end`, async ({ request, params }) => {
+      await record(request);
+      const current = guard(request) ?? session(String(params.sessionId), request);
+      if (current instanceof Response) return current;
+      current.status = 'resolved';
+      return HttpResponse.json({ data: { sessionId: params.sessionId as string, status: 'resolved', resolvedAt: new Date().toISOString() }, meta: META });
+    }),
+    http.post(`${base}/:sessionId/rate`, async ({ request, params }) => {
+      const body = (await record(request)) as { rating: 'positive' | 'negative' };
+      const current = guard(request) ?? session(String(params.sessionId), request);
+      if (current instanceof Response) return current;
+      if (current.status === 'active') return error(409, 'session_active');
+      current.rating = body.rating;
+      return HttpResponse.json({ data: { sessionId: params.sessionId as string, rating: body.rating }, meta: META });
+    }),
+  ];
+
+  const initial = structuredClone({ config: state.config, pageSize: state.pageSize });
+  /** Forgets everything, as a fresh service would. */
+  function clear(): void {
+    requests.length = 0;
+    sessions.clear();
+    Object.assign(state, structuredClone(initial), { next: [], failNext: [], sessionCount: 0, messageCount: 0, pendingPolls: new Map() });
+  }
+
+  return { server: setupServer(...handlers), requests, sessions, state, item, clear };
+}
+
+export type FakeService = ReturnType<typeof createFakeService>;
+
+/** A sample form with one question of every kind (DESIGN.md 4). */
+export const EVERY_KIND_FORM: SurfacedForm = {
+  formId: 'contact_sales',
+  title: 'Talk to sales',
+  questions: [
+    { id: 'name', label: 'Name', kind: 'text', required: true },
+    { id: 'notes', label: 'Notes', kind: 'textarea', required: false, max: 20 },
+    { id: 'email', label: 'Email', kind: 'email', required: true },
+    { id: 'phone', label: 'Phone', kind: 'phone', required: false },
+    { id: 'seats', label: 'Seats', kind: 'number', required: true, min: 1, max: 50 },
+    { id: 'newsletter', label: 'Newsletter', kind: 'boolean', required: true },
+    { id: 'plan', label: 'Plan', kind: 'select', required: true, options: ['Starter', 'Pro'] },
+    { id: 'topics', label: 'Topics', kind: 'multiselect', required: false, options: ['Tents', 'Boots', 'Stoves'], max: 2 },
+    { id: 'day', label: 'Day', kind: 'date', required: false },
+    { id: 'hour', label: 'Hour', kind: 'time', required: false },
+    { id: 'meeting', label: 'Meeting', kind: 'datetime', required: false },
+  ],
+};
