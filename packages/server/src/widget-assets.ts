@@ -33,7 +33,7 @@ export function widgetRoutes(store: Store): (app: Hono<AppEnv>) => void {
         throw new SvcError('not_found', 'widget.js is not built; run `pnpm --filter @svc/widget build` (pnpm start does it).');
       }
       return c.body(js, 200, {
-        'Content-Type': 'application/javascript; charset=utf-8',
+        'Content-Type': 'text/javascript; charset=utf-8',
         'Cache-Control': 'public, max-age=300',
         // Sites embedding the widget may run with Cross-Origin-Embedder-Policy.
         'Cross-Origin-Resource-Policy': 'cross-origin',
