@@ -47,14 +47,17 @@ export async function enqueueTurn(
   return { status: 202, data: { messageId: null, status: 'processing' }, creditsConsumed: 0 };
 }
 
-function delivery(ctx: EngineContext, job: TurnJob, url: string, event: CallbackEventName, body: object, messageId: string | null): Delivery {
+/** Who a delivery is for: the key whose callback URL and secret apply, and the conversation it is about. */
+export type DeliveryTarget = Pick<TurnJob, 'accountId' | 'keyId' | 'widgetId' | 'sessionId'>;
+
+export function delivery(ctx: EngineContext, target: DeliveryTarget, url: string, event: CallbackEventName, body: object, messageId: string | null): Delivery {
   const now = ctx.clock.now();
   return {
     id: ctx.ids.random('dlv'),
-    accountId: job.accountId,
-    keyId: job.keyId,
-    widgetId: job.widgetId,
-    sessionId: job.sessionId,
+    accountId: target.accountId,
+    keyId: target.keyId,
+    widgetId: target.widgetId,
+    sessionId: target.sessionId,
     messageId,
     event,
     payload: JSON.stringify(body),
@@ -72,7 +75,7 @@ function delivery(ctx: EngineContext, job: TurnJob, url: string, event: Callback
 }
 
 /** The `message.completed` body of spec 6. */
-export function completedPayload(job: TurnJob, reply: MessageReply): object {
+export function completedPayload(job: Pick<TurnJob, 'sessionId' | 'widgetId'>, reply: MessageReply): object {
   const { messageId, ...data } = reply;
   return { event: 'message.completed', messageId, sessionId: job.sessionId, widgetId: job.widgetId, data };
 }

@@ -10,6 +10,7 @@ import { charge } from './billing.js';
 import type { EngineContext, EngineResult } from './context.js';
 import { sessionLock, turnLock } from './sessions.js';
 import { replyView } from './views.js';
+import { completedPayload, delivery } from './callback-turns.js';
 
 export interface TurnInput {
   principal: Principal;
@@ -100,10 +101,25 @@ export function runTurn(ctx: EngineContext, input: TurnInput): Promise<TurnResul
 
         try {
           const reply = await callAgent(ctx, { widget, session, userMessage, identity: input.identity ?? principal.identity, timezone: input.timezone });
+          const view = { format: principal.replyFormat, formatReply: ctx.formatReply };
           const { stored, creditsConsumed } = await ctx.store.withLock(sessionLock(widget.id, sessionId), () =>
-            commitReply(ctx, { accountId: principal.accountId, session, replyId, reply }),
+            commitReply(ctx, {
+              accountId: principal.accountId,
+              session,
+              replyId,
+              reply,
+              // DESIGN.md section 4: a reply that outlived the sync wait (the caller got 202) also goes to the
+              // key's callback URL, when it has one.
+              extra: async (tx, stored) => {
+                if (!answered || !principal.callbackUrl) return;
+                const target = { accountId: principal.accountId, keyId: principal.keyId, widgetId: widget.id, sessionId };
+                const body = completedPayload(target, replyView(stored, view));
+                await tx.insertDelivery(delivery(ctx, target, principal.callbackUrl, 'message.completed', body, stored.id));
+              },
+            }),
           );
-          const data = replyView(stored, { format: principal.replyFormat, formatReply: ctx.formatReply });
+          if (answered && principal.callbackUrl) ctx.onWork?.('delivery');
+          const data = replyView(stored, view);
           answer(() => resolve({ status: 200, data, creditsConsumed }));
         } catch (error) {
           const failure = agentFailure(error);

@@ -192,4 +192,35 @@ describe('callback mode (spec 4.2, 6)', () => {
     const history = await h.get(`${h.base}/${id}/messages`, { key });
     expect(history.body.data.map((m: { content: string }) => m.content)).toEqual(['one', 'two', 'three', 're one', 're two', 're three']);
   });
+
+  it('delivers a sync reply that outlived the sync wait (202) to the key’s callback URL too', async () => {
+    const h = await createHarness({
+      config: { allowPrivateCallbacks: true },
+      syncTimeoutMs: 100,
+      agent: createScriptedAgent(async () => {
+        await sleep(300);
+        return { content: 'slow but sure' };
+      }),
+    });
+    const receiver = await startReceiver();
+    cleanups.push(receiver.close);
+    const { key, secret } = await withCallbacks(h, receiver.url);
+    const id = await h.session();
+    const res = await h.post(`${h.base}/${id}/messages`, { content: 'hello?' }, { key });
+    expect(res.status).toBe(202);
+    const [delivery] = await receiver.waitFor(1);
+    const verified = await verifyCallback({ body: delivery!.body, headers: delivery!.headers }, { secret });
+    expect(verified.event).toMatchObject({ event: 'message.completed', messageId: res.body.data.messageId, data: { content: 'slow but sure' } });
+  });
+
+  it('does not deliver sync replies answered in time', async () => {
+    const h = await createHarness({ config: { allowPrivateCallbacks: true }, agent: createScriptedAgent(() => ({ content: 'quick' })) });
+    const receiver = await startReceiver();
+    cleanups.push(receiver.close);
+    const { key } = await withCallbacks(h, receiver.url);
+    const id = await h.session();
+    expect((await h.post(`${h.base}/${id}/messages`, { content: 'hi' }, { key })).status).toBe(200);
+    await sleep(300);
+    expect(receiver.received).toHaveLength(0);
+  });
 });
