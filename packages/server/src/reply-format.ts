@@ -33,24 +33,13 @@ const plainLink = (label: string, href: string): string => {
   return label === url || label === href || label === '' ? url : `${label} (${url})`;
 };
 
+const same = (t: string): string => t;
+const PLAIN: Style = { strong: same, em: same, del: same, code: same, codeBlock: same, heading: same, link: plainLink, bullet: '-' };
+
 const STYLES: Record<Exclude<ReplyFormat, 'markdown'>, Style> = {
-  text: {
-    strong: (t) => t,
-    em: (t) => t,
-    del: (t) => t,
-    code: (t) => t,
-    codeBlock: (t) => t,
-    heading: (t) => t,
-    link: plainLink,
-    bullet: '-',
-  },
+  text: PLAIN,
   messenger: {
-    strong: (t) => t,
-    em: (t) => t,
-    del: (t) => t,
-    code: (t) => t,
-    codeBlock: (t) => t,
-    heading: (t) => t,
+    ...PLAIN,
     link: (label, href) => {
       const url = href.replace(/^mailto:/, '');
       return label === url || label === href || label === '' ? url : `${label}: ${url}`;

@@ -1,4 +1,4 @@
-import type { Principal } from '../domain.js';
+import type { Principal, Widget } from '../domain.js';
 import { SvcError } from '../errors.js';
 import { renderAnswers, validateAnswers } from '../form-answers.js';
 import { formSubmissionRequestSchema } from '../schemas/form.js';
@@ -41,6 +41,21 @@ function dispatch(ctx: EngineContext, responseType: 'sync' | 'callback' | undefi
   return responseType === 'callback' ? enqueueTurn(ctx, { ...input, kind }) : runTurn(ctx, input);
 }
 
+/** What both turn endpoints check first, in this order: scope, identity scope, body, callback URL, widget. */
+async function admitTurn<T extends { response_type?: 'sync' | 'callback' | undefined }>(
+  ctx: EngineContext,
+  principal: Principal,
+  widgetId: string,
+  body: unknown,
+  parse: (body: unknown) => T,
+): Promise<{ input: T; widget: Widget }> {
+  requireScope(principal, 'conversations:chat');
+  requireIdentityScope(principal, body);
+  const input = parse(body);
+  requireCallbackUrl(principal, input.response_type);
+  return { input, widget: await loadWidget(ctx, principal, widgetId) };
+}
+
 /** POST …/messages (spec 4.2). */
 export async function sendMessage(
   ctx: EngineContext,
@@ -49,11 +64,7 @@ export async function sendMessage(
   sessionId: string,
   body: unknown,
 ): Promise<TurnResult> {
-  requireScope(principal, 'conversations:chat');
-  requireIdentityScope(principal, body);
-  const input = parseInput(sendMessageRequestSchema, body);
-  requireCallbackUrl(principal, input.response_type);
-  const widget = await loadWidget(ctx, principal, widgetId);
+  const { input, widget } = await admitTurn(ctx, principal, widgetId, body, (b) => parseInput(sendMessageRequestSchema, b));
   const turn: TurnInput = {
     principal,
     widget,
@@ -77,11 +88,7 @@ export async function submitForm(
   sessionId: string,
   body: unknown,
 ): Promise<TurnResult> {
-  requireScope(principal, 'conversations:chat');
-  requireIdentityScope(principal, body);
-  const input = parseInput(formSubmissionRequestSchema, body);
-  requireCallbackUrl(principal, input.response_type);
-  const widget = await loadWidget(ctx, principal, widgetId);
+  const { input, widget } = await admitTurn(ctx, principal, widgetId, body, (b) => parseInput(formSubmissionRequestSchema, b));
   return dispatch(ctx, input.response_type, {
     principal,
     widget,
