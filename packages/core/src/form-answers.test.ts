@@ -17,6 +17,7 @@ const form: FormDefinition = {
     { id: 'time', label: 'Time', kind: 'time', required: false },
     { id: 'pets', label: 'Pets', kind: 'boolean', required: false },
     { id: 'phone', label: 'Phone', kind: 'phone', required: false },
+    { id: 'notes', label: 'Notes', kind: 'textarea', required: false },
   ],
 };
 
@@ -45,6 +46,7 @@ describe('form answers', () => {
         time: '09:15',
         pets: false,
         phone: '+33 1 23 45 67 89',
+        notes: 'Line one\nLine two',
       },
       'Europe/Paris',
     );
@@ -60,6 +62,7 @@ describe('form answers', () => {
       time: '09:15',
       pets: false,
       phone: '+33 1 23 45 67 89',
+      notes: 'Line one\nLine two',
     });
     expect(renderAnswers(form, answers)).toContain('- Pets: No');
   });
@@ -77,6 +80,8 @@ describe('form answers', () => {
     [{ name: 'A', time: '25:00' }, 'answers.time'],
     [{ name: 'A', pets: 'yes' }, 'answers.pets'],
     [{ name: 'A', phone: 'call me' }, 'answers.phone'],
+    [{ name: 'A', notes: 'x'.repeat(4001) }, 'answers.notes'],
+    [{ name: 'A', notes: 42 }, 'answers.notes'],
     [{ name: 'A', surprise: 'x' }, 'answers.surprise'],
   ])('rejects %j naming %s', (answers, field) => {
     expect(rejection(answers as Record<string, AnswerValue>)).toBe(field);

@@ -1,3 +1,5 @@
+import { isIP } from 'node:net';
+import { isPrivateAddress } from '../workers/post-callback.js';
 import {
   defaultIds,
   randomBase62,
@@ -48,6 +50,13 @@ function parseCallbackUrl(url: string, allowPrivate: boolean): string {
   const allowed = allowPrivate ? ['https:', 'http:'] : ['https:'];
   if (!allowed.includes(parsed.protocol)) {
     throw new SvcError('validation_failed', 'callback URL must use https (http is allowed only with SVC_ALLOW_PRIVATE_CALLBACKS=true).', {
+      field: 'callbackUrl',
+    });
+  }
+  // Names are checked again when each delivery connects (DNS can change); addresses can be refused right away.
+  const host = parsed.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (!allowPrivate && (host === 'localhost' || host.endsWith('.localhost') || (isIP(host) !== 0 && isPrivateAddress(host)))) {
+    throw new SvcError('validation_failed', `callback URL must not point to a private, loopback or link-local address (${host}).`, {
       field: 'callbackUrl',
     });
   }

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { createMemoryStore, isSvcError } from '@svc/core';
+import { createAccount } from './accounts.js';
+import { createApiKey, rotateCallbackSecret } from './keys.js';
+
+async function refusal(callbackUrl: string, allowPrivateCallbacks = false): Promise<string | undefined> {
+  const store = createMemoryStore();
+  const account = await createAccount(store, { name: 'A' });
+  try {
+    await createApiKey(store, { accountId: account.id, scopes: ['conversations:chat'], callbackUrl, allowPrivateCallbacks });
+  } catch (error) {
+    if (isSvcError(error)) return error.field;
+    throw error;
+  }
+  return undefined;
+}
+
+describe('server keys with callback URLs', () => {
+  it.each(['http://hooks.example.com/svc', 'https://127.0.0.1/hook', 'https://10.1.2.3/hook', 'https://[::1]/hook', 'https://169.254.169.254/latest', 'https://localhost/hook', 'ftp://x.example', 'not a url'])(
+    'refuses %s',
+    async (url) => {
+      expect(await refusal(url)).toBe('callbackUrl');
+    },
+  );
+
+  it('accepts public https URLs, and private ones only when allowed', async () => {
+    expect(await refusal('https://hooks.example.com/svc')).toBeUndefined();
+    expect(await refusal('http://127.0.0.1:8080/hook', true)).toBeUndefined();
+  });
+
+  it('shows a callback secret of at least 32 random bytes once, stores it for signing, and rotates it', async () => {
+    const store = createMemoryStore();
+    const account = await createAccount(store, { name: 'A' });
+    const created = await createApiKey(store, { accountId: account.id, scopes: ['conversations:chat'], callbackUrl: 'https://hooks.example.com/svc' });
+    expect(created.callbackSecret).toMatch(/^whsec_[A-Za-z0-9]{43}$/);
+    expect(created.key).toMatch(/^sk_live_/);
+    const stored = await store.getApiKey(created.apiKey.id);
+    expect(stored!.hash).not.toBe(created.key);
+    expect(JSON.stringify(stored)).not.toContain(created.key);
+    const rotated = await rotateCallbackSecret(store, created.apiKey.id);
+    expect(rotated.callbackSecret).not.toBe(created.callbackSecret);
+    expect((await store.getApiKey(created.apiKey.id))!.callbackSecret).toBe(rotated.callbackSecret);
+  });
+});
