@@ -12,4 +12,5 @@ export default [
   'packages/client',
   'packages/widget',
   'examples/*',
+  'e2e',
 ];

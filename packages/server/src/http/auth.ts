@@ -30,7 +30,9 @@ export function apiKeyAuth(store: Store, clock: Clock): MiddlewareHandler<AppEnv
     }
     let identity: IdentityClaims | null = null;
     if (record.kind === 'public') {
-      const origin = c.req.header('origin');
+      // Browsers omit Origin on same-origin GETs (a site serving the API from its own origin, or /demo).
+      const origin =
+        c.req.header('origin') ?? (c.req.header('sec-fetch-site') === 'same-origin' ? new URL(c.req.url).origin : undefined);
       if (!origin || !record.allowedOrigins.includes(origin)) {
         throw new SvcError('origin_not_allowed', `This public key may not be used from ${origin ?? 'a request without an Origin'}; add the origin to the key.`);
       }

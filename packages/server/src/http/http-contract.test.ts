@@ -48,6 +48,19 @@ describe('authentication (spec 5.1)', () => {
     expect((await h.get(`/widgets/${otherWidget.id}/conversations/${id}`, { key: otherKey })).body.error.code).toBe('session_not_found');
   });
 
+  it('accepts a public key on a same-origin request without Origin (browsers omit it), and refuses one from nowhere', async () => {
+    const h = await createHarness();
+    const { createPublicKey } = await import('../admin/keys.js');
+    const { key } = await createPublicKey(h.store, { widgetId: h.widget.id, origins: ['http://localhost'] });
+    const sameOrigin = await h.get('/widget/config', { key, headers: { 'Sec-Fetch-Site': 'same-origin' } });
+    expect(sameOrigin.status).toBe(200);
+    const noOrigin = await h.get('/widget/config', { key });
+    expect(noOrigin.status).toBe(403);
+    expect(noOrigin.body.error.code).toBe('origin_not_allowed');
+    const crossSite = await h.get('/widget/config', { key, headers: { 'Sec-Fetch-Site': 'cross-site' } });
+    expect(crossSite.status).toBe(403);
+  });
+
   it('never stores the key in clear', async () => {
     const h = await createHarness();
     const [record] = await h.store.listApiKeys(h.account.id);

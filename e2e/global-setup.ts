@@ -1,0 +1,13 @@
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The tests load `/widget.js` from the service, which serves `packages/widget/dist/widget.js`: build it from the
+ * current source first, so a clean clone (and a widget change since the last build) is what runs in the browser.
+ */
+export default function buildWidget(): void {
+  execFileSync('pnpm', ['--filter', '@svc/widget', 'build'], {
+    cwd: fileURLToPath(new URL('..', import.meta.url)),
+    stdio: 'pipe',
+  });
+}

@@ -1,0 +1,111 @@
+import { createLocalAgent, createScriptedAgent, DEMO_FORMS, DEMO_KNOWLEDGE, type ScriptedHandler } from '@svc/agents';
+import { createMemoryStore, type Agent, type Store, type Widget } from '@svc/core';
+import {
+  createAccount,
+  createLogger,
+  createPublicKey,
+  createRuntime,
+  createWidget,
+  currentIdentitySecret,
+  importKnowledgeBase,
+  listen,
+  seedDemo,
+  setWidgetForms,
+} from '@svc/server';
+import { createPgliteStore } from '@svc/store-postgres';
+import { XSS_MARKDOWN, XSS_PRODUCTS } from './xss-corpus.js';
+
+export interface ServiceOptions {
+  /** The origin of the site's pages: the only one the public key allows. */
+  pageOrigin: string;
+  /** PGlite in memory (real SQL, ~3-5 s to migrate) or the memory store (instant). Default memory. */
+  store?: 'memory' | 'pglite';
+  /** Seed the `/demo` widget first (`seedDemo`), as `pnpm start` does on an empty database. */
+  demo?: boolean;
+}
+
+export interface Service {
+  /** `http://127.0.0.1:<port>`: the API, `/widget.js` and `/demo`. */
+  url: string;
+  store: Store;
+  widget: Widget;
+  /** The widget's `pk_live_` key, allowed from `pageOrigin` only. */
+  publicKey: string;
+  /** Signs identity tokens for this widget (what a site keeps on its server). */
+  identitySecret: string;
+  /** Makes the agent wait before its next replies until the returned function is called (a slow model). */
+  hold(): () => void;
+  close(): Promise<void>;
+}
+
+/**
+ * What tests say to get a reply the knowledge base cannot give. Anything else goes to the local agent over the
+ * demo knowledge base, so replies are the real ones: "Do you ship to Canada?" is answered from the shipping
+ * page, "talk to sales" surfaces the demo form, "bye" ends the session.
+ */
+const HOOKS: Record<string, ScriptedHandler> = {
+  'xss please': () => ({ content: XSS_MARKDOWN, products: XSS_PRODUCTS }),
+};
+
+function routingAgent(store: Store): { agent: Agent; hold(): () => void } {
+  const local = createLocalAgent({ knowledge: store });
+  let gate: Promise<void> | null = null;
+  const agent = createScriptedAgent(async (request) => {
+    await gate;
+    const hook = HOOKS[request.message.trim().toLowerCase()];
+    return hook ? hook(request) : local.reply(request);
+  });
+  return {
+    agent,
+    hold() {
+      let release!: () => void;
+      gate = new Promise((resolve) => (release = resolve));
+      return () => {
+        gate = null;
+        release();
+      };
+    },
+  };
+}
+
+/**
+ * The service in this process over a real socket: a store, the HTTP app with `/widget.js`, an account with
+ * credits, a widget on the demo knowledge base with the demo forms, and a public key for the site's origin.
+ */
+export async function startService(options: ServiceOptions): Promise<Service> {
+  const store = options.store === 'pglite' ? await createPgliteStore({}) : createMemoryStore();
+  const { agent, hold } = routingAgent(store);
+  const runtime = await createRuntime({
+    config: { cursorSecret: 'e2e-cursor-secret-0123456789abcdef', syncTimeoutMs: 25_000, agentTimeoutMs: 120_000, publicRateLimitPerMinute: 100_000 },
+    store,
+    logger: createLogger(process.env.SVC_E2E_LOG_LEVEL ?? 'silent'),
+    agent,
+  });
+  // Before any other key: seedDemo only seeds an empty database.
+  if (options.demo) await seedDemo(store);
+
+  const account = await createAccount(store, { name: 'E2E Shop', credits: 100_000 });
+  const { knowledgeBase } = await importKnowledgeBase(store, { accountId: account.id, content: DEMO_KNOWLEDGE });
+  const created = await createWidget(store, {
+    accountId: account.id,
+    name: 'Northwind Assistant',
+    knowledgeBaseIds: [knowledgeBase.id],
+    greeting: 'Hi! Ask me about shipping, returns or our gear.',
+  });
+  const widget = await setWidgetForms(store, created.id, DEMO_FORMS);
+  const { key: publicKey } = await createPublicKey(store, { widgetId: widget.id, origins: [options.pageOrigin] });
+
+  const server = await listen(runtime, { port: 0, host: '127.0.0.1', sweepIntervalMs: 60_000 });
+  return {
+    url: server.url,
+    store,
+    widget,
+    publicKey,
+    identitySecret: currentIdentitySecret(widget),
+    hold,
+    async close() {
+      await server.close();
+      await store.close();
+    },
+  };
+}
