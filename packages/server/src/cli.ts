@@ -1,15 +1,11 @@
 #!/usr/bin/env node
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { isSvcError, type Store } from '@svc/core';
-import { migrate } from '@svc/store-postgres';
-import { createAccount, setCredits } from './admin/accounts.js';
-import { describeDelivery, replayDelivery } from './admin/deliveries.js';
-import { createApiKey, createPublicKey, describeKey, rotateCallbackSecret } from './admin/keys.js';
-import { importKnowledgeBase } from './admin/knowledge.js';
-import { createWidget, currentIdentitySecret, rotateIdentitySecret, setWidgetForms } from './admin/widgets.js';
-import { ConfigError, loadConfig, userDirectory, type ServerConfig } from './config.js';
+import { isSvcError } from '@svc/core';
+import { DataDirInUseError } from '@svc/store-postgres';
+import { forwardToServer } from './admin/admin-route.js';
+import { number, OPTIONS, runAdmin, UsageError } from './admin/commands.js';
+import { ConfigError, loadConfig } from './config.js';
 import { describeStore, openStore } from './open-store.js';
 import { startServer } from './start.js';
 
@@ -38,185 +34,7 @@ Usage: svc <command> [options]      (from the repository root: pnpm svc <command
 
 Every command takes --json for machine-readable output. Scopes: conversations:chat, identity:assert,
 knowledge:read, knowledge:write. The database is PostgreSQL when DATABASE_URL is set, else PGlite in
-SVC_DATA_DIR (default ./.svc-data; stop the server before using the CLI on it).`;
-
-class UsageError extends Error {}
-
-const OPTIONS = {
-  json: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-  port: { type: 'string' },
-  host: { type: 'string' },
-  name: { type: 'string' },
-  credits: { type: 'string' },
-  account: { type: 'string' },
-  balance: { type: 'string' },
-  'knowledge-base': { type: 'string', multiple: true },
-  greeting: { type: 'string' },
-  language: { type: 'string' },
-  timezone: { type: 'string' },
-  'session-ttl': { type: 'string' },
-  scopes: { type: 'string' },
-  'callback-url': { type: 'string' },
-  'reply-format': { type: 'string' },
-  id: { type: 'string' },
-  file: { type: 'string' },
-  role: { type: 'string' },
-  widget: { type: 'string' },
-  origins: { type: 'string' },
-  failed: { type: 'boolean' },
-  limit: { type: 'string' },
-  'grace-hours': { type: 'string' },
-} as const;
-
-type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
-
-function required(values: Values, name: keyof Values): string {
-  const value = values[name];
-  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${String(name)} is required`);
-  return value;
-}
-
-function number(raw: string, flag: string): number {
-  const value = Number(raw);
-  if (raw.trim() === '' || !Number.isFinite(value)) throw new UsageError(`--${flag} must be a number; got "${raw}"`);
-  return value;
-}
-
-async function readJsonFile(file: string): Promise<unknown> {
-  const path = resolve(userDirectory(), file);
-  try {
-    return JSON.parse(await readFile(path, 'utf8'));
-  } catch (error) {
-    throw new UsageError(`Cannot read ${path} as JSON: ${(error as Error).message}`);
-  }
-}
-
-/** Runs a command against the store; returns what to print (JSON) and a human line. */
-async function runAdmin(command: string, values: Values, store: Store, config: ServerConfig): Promise<{ json: unknown; text: string }> {
-  switch (command) {
-    case 'migrate': {
-      const applied = await migrate(store);
-      return { json: { applied }, text: applied.length ? `Applied migrations: ${applied.join(', ')}` : 'Database is up to date.' };
-    }
-    case 'accounts create': {
-      const account = await createAccount(store, {
-        name: required(values, 'name'),
-        ...(values.credits === undefined ? {} : { credits: number(values.credits, 'credits') }),
-      });
-      return { json: { id: account.id, name: account.name, balance: account.balance }, text: `Created account ${account.id} with ${account.balance} credits.` };
-    }
-    case 'credits set': {
-      const account = await setCredits(store, required(values, 'account'), number(required(values, 'balance'), 'balance'));
-      return { json: { id: account.id, balance: account.balance }, text: `Account ${account.id} now has ${account.balance} credits.` };
-    }
-    case 'widgets create': {
-      const widget = await createWidget(store, {
-        accountId: required(values, 'account'),
-        name: required(values, 'name'),
-        knowledgeBaseIds: values['knowledge-base'] ?? [],
-        ...(values.greeting === undefined ? {} : { greeting: values.greeting }),
-        ...(values.language === undefined ? {} : { language: values.language }),
-        ...(values.timezone === undefined ? {} : { timezone: values.timezone }),
-        ...(values['session-ttl'] === undefined ? {} : { sessionTtlSeconds: number(values['session-ttl'], 'session-ttl') }),
-      });
-      const identitySecret = currentIdentitySecret(widget);
-      return {
-        json: { id: widget.id, name: widget.name, knowledgeBaseIds: widget.knowledgeBaseIds, identitySecret },
-        text: `Created widget ${widget.id}.\nIdentity token secret: ${identitySecret}\nStore it on your server now: it is not shown again.`,
-      };
-    }
-    case 'widgets rotate-identity-secret': {
-      const hours = values['grace-hours'] === undefined ? 24 : number(values['grace-hours'], 'grace-hours');
-      const { widget, identitySecret } = await rotateIdentitySecret(store, required(values, 'widget'), hours * 3600);
-      return {
-        json: { id: widget.id, identitySecret, previousSecretsValidForHours: hours },
-        text: `New identity token secret for ${widget.id}: ${identitySecret}\nTokens signed with the previous secret are accepted for ${hours} more hours.`,
-      };
-    }
-    case 'widgets set-forms': {
-      const widget = await setWidgetForms(store, required(values, 'widget'), await readJsonFile(required(values, 'file')));
-      return {
-        json: { id: widget.id, forms: widget.forms.map((f) => f.id) },
-        text: `Widget ${widget.id} now offers ${widget.forms.length} form(s): ${widget.forms.map((f) => f.id).join(', ') || 'none'}.`,
-      };
-    }
-    case 'keys create': {
-      const created = await createApiKey(store, {
-        accountId: required(values, 'account'),
-        scopes: required(values, 'scopes').split(',').map((s) => s.trim()).filter(Boolean),
-        callbackUrl: values['callback-url'],
-        replyFormat: values['reply-format'],
-        allowPrivateCallbacks: config.allowPrivateCallbacks,
-      });
-      const json = {
-        id: created.apiKey.id,
-        key: created.key,
-        scopes: created.apiKey.scopes,
-        ...(created.callbackSecret ? { callbackSecret: created.callbackSecret } : {}),
-      };
-      const secretLine = created.callbackSecret ? `\nCallback secret: ${created.callbackSecret}` : '';
-      return { json, text: `Created key ${created.apiKey.id}\nKey: ${created.key}${secretLine}\nStore it now: it is not shown again.` };
-    }
-    case 'keys create-public': {
-      const created = await createPublicKey(store, {
-        widgetId: required(values, 'widget'),
-        origins: required(values, 'origins').split(',').map((o) => o.trim()).filter(Boolean),
-      });
-      return {
-        json: { id: created.apiKey.id, key: created.key, widgetId: created.apiKey.widgetId, origins: created.apiKey.allowedOrigins },
-        text: `Created public key ${created.apiKey.id} for widget ${created.apiKey.widgetId}\nKey: ${created.key}\nAllowed origins: ${created.apiKey.allowedOrigins.join(', ')}`,
-      };
-    }
-    case 'keys rotate-callback-secret': {
-      const { apiKey, callbackSecret } = await rotateCallbackSecret(store, required(values, 'id'));
-      return { json: { id: apiKey.id, callbackSecret }, text: `New callback secret for ${apiKey.id}: ${callbackSecret}\nStore it now: it is not shown again.` };
-    }
-    case 'deliveries list': {
-      const limit = values.limit === undefined ? 50 : number(values.limit, 'limit');
-      const deliveries = (
-        await store.listDeliveries({ limit, ...(values.failed ? { status: 'failed' as const } : {}), ...(values.account ? { accountId: values.account } : {}) })
-      ).map(describeDelivery);
-      const text = deliveries.length
-        ? deliveries.map((d) => `${d.id}  ${d.event}  ${d.status}  attempts=${d.attempts}  ${d.lastError ?? ''}`).join('\n')
-        : 'No deliveries.';
-      return { json: deliveries, text };
-    }
-    case 'deliveries replay': {
-      const delivery = await replayDelivery(store, required(values, 'id'));
-      return {
-        json: describeDelivery(delivery),
-        text: `Delivery ${delivery.id} queued again; a running worker sends it within a second.`,
-      };
-    }
-    case 'keys revoke': {
-      const id = required(values, 'id');
-      if (!(await store.revokeApiKey(id, new Date()))) throw new UsageError(`No active key with id ${id}`);
-      return { json: { id, revoked: true }, text: `Revoked key ${id}.` };
-    }
-    case 'keys list': {
-      const keys = (await store.listApiKeys(values.account)).map(describeKey);
-      const text = keys.length
-        ? keys.map((k) => `${k.id}  ${k.prefix}…  ${(k.scopes as string[]).join(',')}${k.revokedAt ? '  (revoked)' : ''}`).join('\n')
-        : 'No keys.';
-      return { json: keys, text };
-    }
-    case 'kb import': {
-      const content = await readJsonFile(required(values, 'file'));
-      const result = await importKnowledgeBase(store, {
-        accountId: required(values, 'account'),
-        content,
-        ...(values.name === undefined ? {} : { name: values.name }),
-      });
-      return {
-        json: { id: result.knowledgeBase.id, products: result.products, documents: result.documents },
-        text: `Created knowledge base ${result.knowledgeBase.id} with ${result.products} products and ${result.documents} documents.`,
-      };
-    }
-    default:
-      throw new UsageError(`Unknown command "${command}"`);
-  }
-}
+SVC_DATA_DIR (default ./.svc-data; while \`svc start\` holds it, commands go through that server).`;
 
 export async function main(argv: string[]): Promise<number> {
   let parsed;
@@ -249,17 +67,25 @@ export async function main(argv: string[]): Promise<number> {
       return -1; // keeps running
     }
     const command = positionals.slice(0, 2).join(' ');
-    const store = await openStore(config);
+    const name = positionals[0] === 'migrate' ? 'migrate' : command;
+    let result: { json: unknown; text: string };
     try {
-      const result = await runAdmin(positionals[0] === 'migrate' ? 'migrate' : command, values, store, config);
-      console.log(json ? JSON.stringify(result.json, null, 2) : result.text);
-      if (!json && positionals[0] !== 'migrate' && positionals[1] !== 'list' && positionals[1] !== 'replay') {
-        console.error(`(${describeStore(config)})`);
+      const store = await openStore(config);
+      try {
+        result = await runAdmin(name, values, store, config);
+      } finally {
+        await store.close();
       }
-      return 0;
-    } finally {
-      await store.close();
+    } catch (error) {
+      // The embedded database is held by `svc start`: let that server run the command.
+      if (!(error instanceof DataDirInUseError)) throw error;
+      result = await forwardToServer(config.dataDir, name, values);
     }
+    console.log(json ? JSON.stringify(result.json, null, 2) : result.text);
+    if (!json && positionals[0] !== 'migrate' && positionals[1] !== 'list' && positionals[1] !== 'replay') {
+      console.error(`(${describeStore(config)})`);
+    }
+    return 0;
   } catch (error) {
     if (error instanceof UsageError) {
       fail('usage', error.message);
@@ -270,8 +96,9 @@ export async function main(argv: string[]): Promise<number> {
       fail('config', error.message);
       return 2;
     }
-    if (isSvcError(error)) {
-      fail(error.code, error.message, error.field);
+    if (isSvcError(error) || (error as { name?: string }).name === 'SvcError') {
+      const e = error as { code: string; message: string; field?: string };
+      fail(e.code, e.message, e.field);
       return 1;
     }
     fail('failed', (error as Error).message ?? String(error));

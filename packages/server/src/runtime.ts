@@ -25,6 +25,8 @@ export interface RuntimeOptions {
   logger: Logger;
   /** Defaults to the offline local agent answering from the store's knowledge bases. */
   agent?: Agent;
+  /** More routes outside the API (the Node entry adds the CLI's admin endpoint). */
+  extraRoutes?: (app: Hono<AppEnv>) => void;
   clock?: Clock;
 }
 
@@ -49,7 +51,10 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     engine,
     store,
     logger,
-    extraRoutes: widgetRoutes(store),
+    extraRoutes: (app) => {
+      widgetRoutes(store)(app);
+      options.extraRoutes?.(app);
+    },
     ...(options.clock ? { clock: options.clock } : {}),
     ...(config.publicRateLimitPerMinute === undefined ? {} : { publicRateLimitPerMinute: config.publicRateLimitPerMinute }),
     ...(config.trustProxy === undefined ? {} : { trustProxy: config.trustProxy }),

@@ -1,5 +1,6 @@
 import { createLlmAgentFromEnv } from '@svc/agents';
 import { migrate } from '@svc/store-postgres';
+import { adminRoute, newAdminToken, publishAdminEndpoint } from './admin/admin-route.js';
 import type { ServerConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { listen, type RunningServer } from './node-server.js';
@@ -42,11 +43,20 @@ export async function startServer(config: ServerConfig, options: { role?: Role }
   // SVC_AI_PROVIDER picks an LLM (OpenAI, Anthropic, any OpenAI-compatible server); unset, the offline local agent
   // answers. A half-set configuration stops here with the variable named, before anything is served.
   const llm = createLlmAgentFromEnv(process.env, { knowledge: store });
-  const runtime = await createRuntime({ config, store, logger, ...(llm === null ? {} : { agent: llm }) });
+  // The embedded database is this process's alone: the CLI reaches it through a loopback admin endpoint.
+  const adminToken = config.databaseUrl ? null : newAdminToken();
+  const runtime = await createRuntime({
+    config,
+    store,
+    logger,
+    ...(llm === null ? {} : { agent: llm }),
+    ...(adminToken ? { extraRoutes: adminRoute(store, config, adminToken) } : {}),
+  });
   logger.info({ agent: llm === null ? 'local' : process.env.SVC_AI_PROVIDER, role }, 'starting');
   const workers = role === 'api' ? null : runtime.startWorkers();
   const server = role === 'worker' ? null : await listen(runtime, config);
   // The banner is for the person at the terminal; logs stay JSON on stdout.
+  const unpublish = server && adminToken ? await publishAdminEndpoint(config.dataDir, { url: server.url, token: adminToken }) : null;
   if (server) process.stderr.write(`${banner(server.url, seed, describeStore(config))}\n`);
   else process.stderr.write(`Svc Conversations worker running (${describeStore(config)})\n`);
 
@@ -55,6 +65,7 @@ export async function startServer(config: ServerConfig, options: { role?: Role }
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
+    await unpublish?.().catch(() => undefined);
     await server?.close().catch(() => undefined);
     await workers?.stop().catch(() => undefined);
     await store.close();
