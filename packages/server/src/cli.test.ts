@@ -1,17 +1,16 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { nodeWithTsx } from './testing/processes.js';
 
-const tsx = createRequire(import.meta.url).resolve('tsx/cli');
 const cli = fileURLToPath(new URL('./cli.ts', import.meta.url));
 
 function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [tsx, cli, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, nodeWithTsx(cli, args), { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -50,7 +49,7 @@ describe('svc CLI on the embedded database', () => {
     expect(bad.code).toBe(1);
     expect(JSON.parse(bad.stdout)).toEqual({ error: { code: 'validation_failed', message: expect.stringMatching(/scope/), field: 'scopes' } });
 
-    server = spawn(process.execPath, [tsx, cli, 'start', '--port', '0'], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    server = spawn(process.execPath, nodeWithTsx(cli, ['start', '--port', '0']), { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
     const url = await new Promise<string>((resolve, reject) => {
       let err = '';
       server!.stderr!.on('data', (d: Buffer) => {

@@ -1,13 +1,19 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const tsx = createRequire(import.meta.url).resolve('tsx/cli');
+/**
+ * `node --import tsx script.ts`: TypeScript in ONE process. tsx's own CLI runs the script in a child process,
+ * and a SIGKILL sent to the wrapper would leave that child (the real server) running.
+ */
+export function nodeWithTsx(script: string, args: string[] = []): string[] {
+  return ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href, script, ...args];
+}
 
 /** Starts `callback-process.ts` in its own Node process; resolves with what it printed after `ready`. */
 export async function startServiceProcess(env: Record<string, string>): Promise<{ child: ChildProcess; ready: string }> {
   const script = fileURLToPath(new URL('./callback-process.ts', import.meta.url));
-  const child = spawn(process.execPath, [tsx, script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, nodeWithTsx(script), { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const ready = await new Promise<string>((resolve, reject) => {
