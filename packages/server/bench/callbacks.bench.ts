@@ -75,6 +75,22 @@ for (const sessionId of sessions) {
 }
 latencies.sort((a, b) => a - b);
 
+// 1b. The same, one turn at a time: latency without a queue in front of it.
+const idle: number[] = [];
+for (let i = 0; i < 30; i++) {
+  const seen = receiver.received.length;
+  await runtime.app.request(`/widgets/${widget.id}/conversations/${sessions[0]}/messages`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ content: `single ${i}`, response_type: 'callback' }),
+  });
+  const [delivery] = (await receiver.waitFor(seen + 1, 30_000)).slice(seen);
+  const messageId = JSON.parse(delivery!.body).messageId as string;
+  const stored = await store.getMessage(widget.id, sessions[0]!, messageId);
+  idle.push(performance.timeOrigin + delivery!.at - stored!.createdAt.getTime());
+}
+idle.sort((a, b) => a - b);
+
 // 2. Drain 1,000 queued deliveries (workers paused while they are queued).
 await workers.stop();
 receiver.received.length = 0;
@@ -135,7 +151,8 @@ await Promise.all(
 const baselineSeconds = (performance.now() - baselineStart) / 1000;
 
 console.log(`\nCallbacks (PGlite, instant agent, receiver on loopback, Node ${process.version})\n`);
-console.log(`completion → first delivery attempt, ${latencies.length} turns: p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms`);
+console.log(`completion → first delivery attempt, one turn at a time (${idle.length}): p50 ${percentile(idle, 50).toFixed(1)} ms, p99 ${percentile(idle, 99).toFixed(1)} ms`);
+console.log(`completion → first delivery attempt, burst of ${latencies.length} turns:  p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms`);
 console.log(`drain ${DRAIN} queued deliveries:      ${(DRAIN / drainSeconds).toFixed(0)} per s (${drainSeconds.toFixed(2)} s)`);
 console.log(`baseline: bare signed POSTs:       ${(DRAIN / baselineSeconds).toFixed(0)} per s (${baselineSeconds.toFixed(2)} s)`);
 console.log(`drain / baseline:                  ${(baselineSeconds / drainSeconds).toFixed(3)}`);
