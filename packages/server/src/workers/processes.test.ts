@@ -53,7 +53,8 @@ describe('callback workers across processes (PostgreSQL)', () => {
     for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
   });
 
-  it('a server killed with SIGKILL mid-work delivers every reply after a restart, none answered twice', async () => {
+  /** A receiver on a socket and a fresh schema with an account, widget and callback key, cleaned up after. */
+  async function prepare() {
     const receiver = await startReceiver();
     cleanups.push(receiver.close);
     const s = await setup(receiver.url);
@@ -61,6 +62,11 @@ describe('callback workers across processes (PostgreSQL)', () => {
       await s.store.close();
       await dropSchema(s.schema);
     });
+    return { receiver, s };
+  }
+
+  it('a server killed with SIGKILL mid-work delivers every reply after a restart, none answered twice', async () => {
+    const { receiver, s } = await prepare();
     const env = { DATABASE_URL, SVC_TEST_SCHEMA: s.schema, AGENT_DELAY_MS: '250', JOB_LEASE_MS: '1500' };
     const first = await startServiceProcess(env);
     cleanups.push(() => kill(first.child, 'SIGKILL'));
@@ -104,13 +110,7 @@ describe('callback workers across processes (PostgreSQL)', () => {
   }, 120_000);
 
   it('two worker processes on one PostgreSQL process 200 callback turns without delivering any twice', async () => {
-    const receiver = await startReceiver();
-    cleanups.push(receiver.close);
-    const s = await setup(receiver.url);
-    cleanups.push(async () => {
-      await s.store.close();
-      await dropSchema(s.schema);
-    });
+    const { receiver, s } = await prepare();
     const env = { DATABASE_URL, SVC_TEST_SCHEMA: s.schema, AGENT_DELAY_MS: '5', JOB_LEASE_MS: '10000' };
     // The API process takes requests and runs workers too; a second process only works.
     const api = await startServiceProcess({ ...env });
