@@ -10,7 +10,9 @@ import type {
   documentRequestSchema,
   documentSchema,
   endedSessionSchema,
-  Engine,
+  deletedSchema,
+  knowledgeBaseDetailSchema,
+  upsertedProductsSchema,
   errorBodySchema,
   formSubmissionRequestSchema,
   historyItemSchema,
@@ -65,13 +67,11 @@ export type KnowledgeBase = z.output<typeof knowledgeBaseSchema>;
 /** A document of a knowledge base, as listed and returned: its content is not sent back. */
 export type KnowledgeDocument = z.output<typeof documentSchema>;
 export type KnowledgeSearchResult = z.output<typeof knowledgeSearchResultSchema>;
-// These three have no schema in core: they are what the engine's methods return, so they cannot drift from it.
-type KnowledgeData<M extends keyof Engine['knowledge']> = Awaited<ReturnType<Engine['knowledge'][M]>>['data'];
 /** A knowledge base with how many products and documents it holds. */
-export type KnowledgeBaseDetail = KnowledgeData<'get'>;
-export type UpsertedProducts = KnowledgeData<'upsertProducts'>;
+export type KnowledgeBaseDetail = z.output<typeof knowledgeBaseDetailSchema>;
+export type UpsertedProducts = z.output<typeof upsertedProductsSchema>;
 /** What a delete answers: `{ id, deleted: true }`. */
-export type Deleted = KnowledgeData<'deleteProduct'>;
+export type Deleted = z.output<typeof deletedSchema>;
 
 /**
  * A list query. The server's schema reads `limit` from a query string; callers pass a number (1-100, default

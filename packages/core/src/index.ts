@@ -119,10 +119,22 @@ export {
   createKnowledgeBaseRequestSchema,
   documentRequestSchema,
   documentSchema,
+  deletedSchema,
+  knowledgeBaseDetailSchema,
   knowledgeBaseSchema,
   knowledgeSearchRequestSchema,
   knowledgeSearchResultSchema,
   productBodySchema,
+  upsertedProductsSchema,
   upsertProductsRequestSchema,
 } from './schemas/knowledge.js';
-export type { DocumentView, KnowledgeBaseView, KnowledgeSearchResult } from './schemas/knowledge.js';
+export type {
+  Deleted,
+  DocumentView,
+  KnowledgeBaseDetail,
+  KnowledgeBaseView,
+  KnowledgeSearchResult,
+  UpsertedProducts,
+} from './schemas/knowledge.js';
+export { widgetConfigSchema, widgetThemeSchema } from './schemas/widget.js';
+export type { WidgetConfig } from './schemas/widget.js';

@@ -14,7 +14,7 @@ import type {
   SessionStatus,
   SessionView,
   SurfacedForm,
-  WidgetTheme,
+  WidgetConfig,
 } from '@svc/core';
 
 export type {
@@ -29,16 +29,8 @@ export type {
   SessionStatus,
   SessionView,
   SurfacedForm,
+  WidgetConfig,
 };
-
-/** `GET /widget/config` (DESIGN.md 7): what a public key tells the widget about its widget. */
-export interface WidgetConfig {
-  widgetId: string;
-  name: string;
-  greeting: string;
-  language: string;
-  theme: WidgetTheme;
-}
 
 export interface Envelope<T> {
   data: T;

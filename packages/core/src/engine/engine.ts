@@ -15,7 +15,7 @@ import type { TurnJob } from '../store/callback-store.js';
 import type { CreatedSession, EndedSession, RatedSession, SessionView } from '../schemas/session.js';
 import type { HistoryItem } from '../schemas/message.js';
 import type { ProductInput } from '../schemas/product.js';
-import type { DocumentView, KnowledgeBaseView, KnowledgeSearchResult } from '../schemas/knowledge.js';
+import type { Deleted, DocumentView, KnowledgeBaseDetail, KnowledgeBaseView, KnowledgeSearchResult, UpsertedProducts } from '../schemas/knowledge.js';
 import * as knowledge from './knowledge.js';
 
 export interface EngineOptions {
@@ -56,13 +56,13 @@ export interface Engine {
   knowledge: {
     create(principal: Principal, body: unknown): Promise<EngineResult<KnowledgeBaseView>>;
     list(principal: Principal, query: ListQueryInput): Promise<PageResult<KnowledgeBaseView>>;
-    get(principal: Principal, kbId: string): Promise<EngineResult<KnowledgeBaseView & { products: number; documents: number }>>;
+    get(principal: Principal, kbId: string): Promise<EngineResult<KnowledgeBaseDetail>>;
     putProduct(principal: Principal, kbId: string, productId: string, body: unknown): Promise<EngineResult<ProductInput>>;
-    upsertProducts(principal: Principal, kbId: string, body: unknown): Promise<EngineResult<{ upserted: number }>>;
-    deleteProduct(principal: Principal, kbId: string, productId: string): Promise<EngineResult<{ id: string; deleted: true }>>;
+    upsertProducts(principal: Principal, kbId: string, body: unknown): Promise<EngineResult<UpsertedProducts>>;
+    deleteProduct(principal: Principal, kbId: string, productId: string): Promise<EngineResult<Deleted>>;
     addDocument(principal: Principal, kbId: string, body: unknown): Promise<EngineResult<DocumentView>>;
     replaceDocument(principal: Principal, kbId: string, documentId: string, body: unknown): Promise<EngineResult<DocumentView>>;
-    deleteDocument(principal: Principal, kbId: string, documentId: string): Promise<EngineResult<{ id: string; deleted: true }>>;
+    deleteDocument(principal: Principal, kbId: string, documentId: string): Promise<EngineResult<Deleted>>;
     listDocuments(principal: Principal, kbId: string, query: ListQueryInput): Promise<PageResult<DocumentView>>;
     search(principal: Principal, kbId: string, body: unknown): Promise<EngineResult<KnowledgeSearchResult>>;
   };

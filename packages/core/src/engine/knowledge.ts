@@ -7,9 +7,12 @@ import {
   knowledgeSearchRequestSchema,
   productBodySchema,
   upsertProductsRequestSchema,
+  type Deleted,
   type DocumentView,
+  type KnowledgeBaseDetail,
   type KnowledgeBaseView,
   type KnowledgeSearchResult,
+  type UpsertedProducts,
 } from '../schemas/knowledge.js';
 import type { ProductInput } from '../schemas/product.js';
 import { listQuerySchema } from '../schemas/message.js';
@@ -84,7 +87,7 @@ export async function listKnowledgeBases(ctx: EngineContext, principal: Principa
   return { status: 200, data: page.map(kbView), pagination: { cursor: next, hasMore, total: all.length }, creditsConsumed: 0 };
 }
 
-export async function getKnowledgeBase(ctx: EngineContext, principal: Principal, id: string): Promise<EngineResult<KnowledgeBaseView & { products: number; documents: number }>> {
+export async function getKnowledgeBase(ctx: EngineContext, principal: Principal, id: string): Promise<EngineResult<KnowledgeBaseDetail>> {
   requireAnyScope(principal, READ);
   const kb = await ownKnowledgeBase(ctx, principal, id);
   const [products, documents] = await Promise.all([ctx.store.countProducts(kb.id), ctx.store.listDocuments(kb.id)]);
@@ -100,7 +103,7 @@ export async function putProduct(ctx: EngineContext, principal: Principal, kbId:
   return free(200, product);
 }
 
-export async function upsertProducts(ctx: EngineContext, principal: Principal, kbId: string, body: unknown): Promise<EngineResult<{ upserted: number }>> {
+export async function upsertProducts(ctx: EngineContext, principal: Principal, kbId: string, body: unknown): Promise<EngineResult<UpsertedProducts>> {
   requireScope(principal, 'knowledge:write');
   const { products } = parseInput(upsertProductsRequestSchema, body);
   const ids = new Set<string>();
@@ -113,7 +116,7 @@ export async function upsertProducts(ctx: EngineContext, principal: Principal, k
   return free(200, { upserted: products.length });
 }
 
-export async function deleteProduct(ctx: EngineContext, principal: Principal, kbId: string, productId: string): Promise<EngineResult<{ id: string; deleted: true }>> {
+export async function deleteProduct(ctx: EngineContext, principal: Principal, kbId: string, productId: string): Promise<EngineResult<Deleted>> {
   requireScope(principal, 'knowledge:write');
   const kb = await ownKnowledgeBase(ctx, principal, kbId);
   if (!(await ctx.store.deleteProduct(kb.id, productId))) throw new SvcError('product_not_found', `Product ${productId} was not found.`);
@@ -151,7 +154,7 @@ export async function replaceDocument(ctx: EngineContext, principal: Principal, 
   return free(200, documentView(doc));
 }
 
-export async function deleteDocument(ctx: EngineContext, principal: Principal, kbId: string, documentId: string): Promise<EngineResult<{ id: string; deleted: true }>> {
+export async function deleteDocument(ctx: EngineContext, principal: Principal, kbId: string, documentId: string): Promise<EngineResult<Deleted>> {
   requireScope(principal, 'knowledge:write');
   const kb = await ownKnowledgeBase(ctx, principal, kbId);
   if (!(await ctx.store.deleteDocument(kb.id, documentId))) throw new SvcError('document_not_found', `Document ${documentId} was not found.`);

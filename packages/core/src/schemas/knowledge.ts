@@ -53,6 +53,16 @@ export const knowledgeSearchResultSchema = z.object({
   products: z.array(productSchema.extend({ rank: z.number() })),
 });
 
+/** `GET /knowledge-bases/{kbId}`: the knowledge base and how many products and documents it holds. */
+export const knowledgeBaseDetailSchema = knowledgeBaseSchema.extend({ products: z.int().min(0), documents: z.int().min(0) });
+/** `POST /knowledge-bases/{kbId}/products`. */
+export const upsertedProductsSchema = z.object({ upserted: z.int().min(1) });
+/** `DELETE` of a product or a document. */
+export const deletedSchema = z.object({ id: z.string(), deleted: z.literal(true) });
+
 export type KnowledgeBaseView = z.infer<typeof knowledgeBaseSchema>;
+export type KnowledgeBaseDetail = z.infer<typeof knowledgeBaseDetailSchema>;
+export type UpsertedProducts = z.infer<typeof upsertedProductsSchema>;
+export type Deleted = z.infer<typeof deletedSchema>;
 export type DocumentView = z.infer<typeof documentSchema>;
 export type KnowledgeSearchResult = z.infer<typeof knowledgeSearchResultSchema>;

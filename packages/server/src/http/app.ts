@@ -1,7 +1,7 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { requestId } from 'hono/request-id';
-import { systemClock, SvcError, type Clock, type Engine, type Store } from '@svc/core';
+import { systemClock, SvcError, type Clock, type Engine, type Store, type WidgetConfig } from '@svc/core';
 import type { Logger } from 'pino';
 import { docsPageHtml } from '../openapi/docs-page.js';
 import { buildOpenApiDocument } from '../openapi/document.js';
@@ -90,10 +90,8 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     }
     const widget = await store.getWidget(principal.widgetId);
     if (!widget) throw new SvcError('widget_not_found', `Widget ${principal.widgetId} was not found.`);
-    return c.json({
-      data: { widgetId: widget.id, name: widget.name, greeting: widget.greeting, language: widget.language, theme: widget.theme },
-      meta: { creditsConsumed: 0 },
-    });
+    const data: WidgetConfig = { widgetId: widget.id, name: widget.name, greeting: widget.greeting, language: widget.language, theme: widget.theme };
+    return c.json({ data, meta: { creditsConsumed: 0 } });
   });
 
 

@@ -14,6 +14,8 @@ import {
   formSubmissionRequestSchema,
   historyItemSchema,
   identitySchema,
+  deletedSchema,
+  knowledgeBaseDetailSchema,
   knowledgeBaseSchema,
   knowledgeSearchRequestSchema,
   knowledgeSearchResultSchema,
@@ -29,11 +31,12 @@ import {
   sendMessageRequestSchema,
   sessionSchema,
   surfacedFormSchema,
+  upsertedProductsSchema,
   upsertProductsRequestSchema,
+  widgetConfigSchema,
+  widgetThemeSchema,
   usageSchema,
   visitorContextSchema,
-  type Engine,
-  type Widget,
 } from '@svc/core';
 
 type JsonSchema = Record<string, unknown>;
@@ -41,32 +44,6 @@ type Registry = ReturnType<typeof z.registry<{ id: string }>>;
 
 /** `GET /healthz`: not a resource of the spec, so its one schema lives here. */
 export const healthSchema = z.object({ status: z.literal('ok') });
-
-/*
- * Responses core describes by a TypeScript type only (the engine's return types, the widget's config). Their
- * schemas live here, and the type checks at the end of this file hold each to the type the server really
- * answers with: a field added to the engine and not here fails `tsc`.
- */
-
-/** `GET /knowledge-bases/{kbId}`: the knowledge base and how many products and documents it holds. */
-export const knowledgeBaseDetailSchema = knowledgeBaseSchema.extend({ products: z.int().min(0), documents: z.int().min(0) });
-/** `POST /knowledge-bases/{kbId}/products`. */
-export const upsertedProductsSchema = z.object({ upserted: z.int().min(1) });
-/** `DELETE` of a product or a document. */
-export const deletedSchema = z.object({ id: z.string(), deleted: z.literal(true) });
-/** The widget's theme defaults (core's `WidgetTheme`). */
-export const widgetThemeSchema = z.object({
-  primaryColor: z.string().optional(),
-  position: z.enum(['bottom-right', 'bottom-left']).optional(),
-});
-/** `GET /widget/config` (DESIGN.md section 7): what a public key tells the widget about its widget. */
-export const widgetConfigSchema = z.object({
-  widgetId: z.string(),
-  name: z.string(),
-  greeting: z.string(),
-  language: z.string(),
-  theme: widgetThemeSchema,
-});
 
 /** Request bodies: converted as what the server accepts (zod input). */
 const REQUESTS = {
@@ -162,15 +139,3 @@ export function parameterSchema(schema: z.ZodType): JsonSchema {
   return rest;
 }
 
-// Compile-time only: the local schemas above describe exactly what the server answers.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-type KnowledgeData<M extends keyof Engine['knowledge']> = Awaited<ReturnType<Engine['knowledge'][M]>>['data'];
-type WidgetConfigData = Pick<Widget, 'name' | 'greeting' | 'language' | 'theme'> & { widgetId: Widget['id'] };
-const schemasMatchServer: [
-  Same<z.output<typeof knowledgeBaseDetailSchema>, KnowledgeData<'get'>>,
-  Same<z.output<typeof upsertedProductsSchema>, KnowledgeData<'upsertProducts'>>,
-  Same<z.output<typeof deletedSchema>, KnowledgeData<'deleteProduct'>>,
-  Same<z.output<typeof deletedSchema>, KnowledgeData<'deleteDocument'>>,
-  Same<z.output<typeof widgetConfigSchema>, WidgetConfigData>,
-] = [true, true, true, true, true];
-void schemasMatchServer;
