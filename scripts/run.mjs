@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+// The README's two commands: `npm start` (the demo) and `npm test` (the whole suite). Each sets up what it needs
+// first (pnpm, dependencies; for tests Chromium and PostgreSQL too) and is quick when everything is there.
+import { spawn } from 'node:child_process';
+import { ensureChromium, ensureDependencies, ensurePnpm, root, SetupError, testDatabase } from './machine.mjs';
+
+const [command, ...args] = process.argv.slice(2);
+
+/** Runs a child with the terminal, passing on SIGINT/SIGTERM so stopping this process stops it; resolves its exit code. */
+function foreground(cmd, cmdArgs, env) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, cmdArgs, { cwd: root, env, stdio: 'inherit' });
+    const forward = (signal) => child.kill(signal);
+    process.on('SIGINT', forward);
+    process.on('SIGTERM', forward);
+    child.on('exit', (code, signal) => {
+      process.off('SIGINT', forward);
+      process.off('SIGTERM', forward);
+      resolve(code ?? (signal === 'SIGINT' || signal === 'SIGTERM' ? 0 : 1));
+    });
+  });
+}
+
+async function main() {
+  const env = ensurePnpm();
+  ensureDependencies(env);
+  switch (command) {
+    case 'start': {
+      // The server runs as this process's only child, so a signal to `npm start` reaches it (no pnpm/sh chain).
+      const built = await foreground('pnpm', ['--silent', '--filter', '@svc/widget', 'run', 'build'], env);
+      if (built !== 0) return built;
+      return foreground(process.execPath, ['--import', 'tsx', 'packages/server/src/cli.ts', 'start', ...args], env);
+    }
+    case 'test': {
+      ensureChromium();
+      const testEnv = { ...env, SVC_TEST_DATABASE_URL: testDatabase(env) };
+      return foreground('pnpm', ['run', '--silent', 'test:suite', ...args], testEnv);
+    }
+    default:
+      console.error('usage: node scripts/run.mjs start|test [args…]');
+      return 2;
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    if (error instanceof SetupError) {
+      console.error(`[setup] ${error.message}`);
+      process.exit(1);
+    }
+    throw error;
+  },
+);
