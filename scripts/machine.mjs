@@ -42,13 +42,15 @@ export function pinnedPnpm() {
 export function ensurePnpm(env = process.env) {
   const version = pinnedPnpm();
   if (run('pnpm', ['--version'], { capture: true, env }) === version) return env;
+  // npm's global bin may hold it already without being on PATH (an earlier run of this script installed it there).
+  const prefix = run('npm', ['prefix', '--global'], { capture: true, env });
+  const bin = process.platform === 'win32' ? prefix : join(prefix, 'bin');
+  const withPnpm = { ...env, PATH: `${bin}${delimiter}${env.PATH ?? ''}` };
+  if (run('pnpm', ['--version'], { capture: true, env: withPnpm }) === version) return withPnpm;
   log(`installing pnpm ${version} with npm`);
   if (!run('npm', ['install', '--global', '--no-fund', '--no-audit', `pnpm@${version}`], { env, quiet: true })) {
     throw new SetupError(`npm could not install pnpm@${version}; install it yourself: npm install -g pnpm@${version}`);
   }
-  const prefix = run('npm', ['prefix', '--global'], { capture: true, env });
-  const bin = process.platform === 'win32' ? prefix : join(prefix, 'bin');
-  const withPnpm = { ...env, PATH: `${bin}${delimiter}${env.PATH ?? ''}` };
   if (run('pnpm', ['--version'], { capture: true, env: withPnpm }) !== version) {
     throw new SetupError(`pnpm ${version} was installed in ${bin} but does not run from there; add that folder to PATH`);
   }
