@@ -141,3 +141,4 @@ export type {
 } from './schemas/knowledge.js';
 export { widgetConfigSchema, widgetThemeSchema } from './schemas/widget.js';
 export type { WidgetConfig } from './schemas/widget.js';
+export { messageCompletedEventSchema, messageFailedEventSchema } from './schemas/callback.js';

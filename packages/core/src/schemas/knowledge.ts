@@ -13,8 +13,8 @@ export const knowledgeBaseSchema = z.object({
   createdAt: isoDateTime,
 });
 
-/** PUT /knowledge-bases/{kbId}/products/{productId}: the product without its id (the path names it). */
-export const productBodySchema = z.strictObject(productSchema.omit({ id: true }).shape);
+/** PUT /knowledge-bases/{kbId}/products/{productId}: the product; the path names it, so `id` may only repeat it. */
+export const productBodySchema = z.strictObject(productSchema.partial({ id: true }).shape);
 
 /** POST /knowledge-bases/{kbId}/products: upsert many at once. */
 export const upsertProductsRequestSchema = z.strictObject({
