@@ -8,6 +8,8 @@ type Json = Record<string, unknown>;
 export interface OpenApiDocumentOptions {
   /** The API's base URL, e.g. `https://chat.example.com`; omitted, clients use the document's own origin. */
   serverUrl?: string;
+  /** Whom readers of a published document contact: the operator's, so none by default. */
+  contact?: { name?: string; url?: string; email?: string };
 }
 
 /** The release the document describes; paths carry no version (spec 9). */
@@ -164,6 +166,7 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions = {}): Json
       description:
         'Every request carries `X-API-Key`. Every response is JSON and carries `meta.creditsConsumed` (0 on errors); errors are `{ error: { code, message, field? }, meta }`. Any POST accepts `Idempotency-Key`: a repeat within 24 h replays the first success. A method a path does not support answers 405 `method_not_allowed` with `Allow`; HEAD is answered only by the operations endpoints (`/healthz`), so it never runs or bills anything. Unknown top-level body fields, wrong types and text PostgreSQL cannot store (NUL, unpaired surrogates) are 400 `validation_failed` naming the field; bodies over 64 KiB are 413.',
       license: { name: 'MIT', identifier: 'MIT' },
+      ...(options.contact ? { contact: options.contact } : {}),
     },
     // Relative by default: the API is where the document was fetched from, also under a mount path.
     servers: [options.serverUrl === undefined ? { url: '.', description: 'The server this document was fetched from.' } : { url: options.serverUrl }],
