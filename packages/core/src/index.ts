@@ -66,7 +66,7 @@ export type { CursorCodec } from './cursor.js';
 export { sha256Hex, signCallback, timingSafeEqualStrings } from './signing.js';
 export { renderAnswers, validateAnswers, zonedToUtc } from './form-answers.js';
 export type { AnswerValue, NormalisedAnswer } from './form-answers.js';
-export { parseInput } from './schemas/validate.js';
+export { findUnstorableText, isStorableText, parseInput } from './schemas/validate.js';
 export {
   LABEL_PATTERN,
   identitySchema,
@@ -76,6 +76,9 @@ export {
   timezoneSchema,
   visitorContextSchema,
   visitorIdSchema,
+  widgetIdSchema,
+  knowledgeBaseIdSchema,
+  documentIdSchema,
 } from './schemas/common.js';
 export { creditsSchema, envelope, errorBodySchema, listEnvelope, metaSchema, paginationSchema, usageSchema } from './schemas/credits.js';
 export {
@@ -138,3 +141,4 @@ export type {
 } from './schemas/knowledge.js';
 export { widgetConfigSchema, widgetThemeSchema } from './schemas/widget.js';
 export type { WidgetConfig } from './schemas/widget.js';
+export { messageCompletedEventSchema, messageFailedEventSchema } from './schemas/callback.js';

@@ -96,8 +96,11 @@ export async function getKnowledgeBase(ctx: EngineContext, principal: Principal,
 
 export async function putProduct(ctx: EngineContext, principal: Principal, kbId: string, productId: string, body: unknown): Promise<EngineResult<ProductInput>> {
   requireScope(principal, 'knowledge:write');
-  const product = { id: productId, ...parseInput(productBodySchema, body) };
-  if (productId.length === 0 || productId.length > 128) throw new SvcError('validation_failed', 'product id must be 1-128 characters.', { field: 'id' });
+  const { id, ...fields } = parseInput(productBodySchema, body);
+  // The path names the product; a body `id` (a catalogue row sent as is) may repeat it but never redirect the write.
+  if (id !== undefined && id !== productId) throw new SvcError('validation_failed', `id "${id}" differs from the product id in the path; leave it out or send the same.`, { field: 'id' });
+  const product = { id: productId, ...fields };
+  if (productId.length === 0 || productId.length > 128) throw new SvcError('validation_failed', 'product id must be 1-128 characters.', { field: 'productId' });
   const kb = await ownKnowledgeBase(ctx, principal, kbId);
   await ctx.store.upsertProducts(kb.id, [product]);
   return free(200, product);

@@ -59,7 +59,7 @@ const plainClaim = z.union([z.string().max(1024), z.number(), z.boolean(), z.nul
 export const identitySchema = z.object(
   {
     sub: z
-      .string({ error: 'identity.sub is required and must be a string' })
+      .string({ error: 'identity.sub must be a string' })
       .min(1, { error: 'identity.sub must not be empty' })
       .max(255, { error: 'identity.sub must be at most 255 characters' })
       .regex(PRINTABLE, { error: 'identity.sub must contain only printable characters' }),
@@ -70,3 +70,16 @@ export const identitySchema = z.object(
 ).catchall(plainClaim);
 
 export const isoDateTime = z.iso.datetime({ offset: false });
+
+/** A generated id read from a URL path (`wgt_…`, `kb_…`, `doc_…`): checked before any query (DESIGN.md section 4). */
+function generatedIdSchema(name: string) {
+  return z
+    .string({ error: `${name} must be a string` })
+    .min(1, { error: `${name} must not be empty` })
+    .max(128, { error: `${name} must be at most 128 characters` })
+    .regex(LABEL_PATTERN, { error: `${name} is not a valid id: letters, digits and _ - . : @ only` });
+}
+
+export const widgetIdSchema = generatedIdSchema('widgetId');
+export const knowledgeBaseIdSchema = generatedIdSchema('kbId');
+export const documentIdSchema = generatedIdSchema('documentId');

@@ -43,8 +43,8 @@ export const formDefinitionSchema = z.object({
 const answerValue = z.union([z.string().max(4000), z.number(), z.boolean(), z.array(z.string().max(200)).max(100), z.null()]);
 
 /** POST …/form-submissions (spec 4.3). */
-export const formSubmissionRequestSchema = z.object({
-  formId: z.string({ error: 'formId is required' }).min(1, { error: 'formId must not be empty' }).max(64),
+export const formSubmissionRequestSchema = z.strictObject({
+  formId: z.string({ error: 'formId must be a string' }).min(1, { error: 'formId must not be empty' }).max(64),
   answers: z.record(z.string(), answerValue, { error: 'answers must be an object mapping question ids to answers' }),
   identity: identitySchema.optional(),
   response_type: z.enum(['sync', 'callback'], { error: 'response_type must be "sync" or "callback"' }).optional(),

@@ -3,8 +3,8 @@ import { isoDateTime, languageSchema } from './common.js';
 import { productSchema } from './product.js';
 
 /** POST /knowledge-bases */
-export const createKnowledgeBaseRequestSchema = z.object({
-  name: z.string({ error: 'name is required' }).trim().min(1, { error: 'name must not be empty' }).max(200),
+export const createKnowledgeBaseRequestSchema = z.strictObject({
+  name: z.string({ error: 'name must be a string' }).trim().min(1, { error: 'name must not be empty' }).max(200),
 });
 
 export const knowledgeBaseSchema = z.object({
@@ -13,19 +13,19 @@ export const knowledgeBaseSchema = z.object({
   createdAt: isoDateTime,
 });
 
-/** PUT /knowledge-bases/{kbId}/products/{productId}: the product without its id (the path names it). */
-export const productBodySchema = productSchema.omit({ id: true });
+/** PUT /knowledge-bases/{kbId}/products/{productId}: the product; the path names it, so `id` may only repeat it. */
+export const productBodySchema = z.strictObject(productSchema.partial({ id: true }).shape);
 
 /** POST /knowledge-bases/{kbId}/products: upsert many at once. */
-export const upsertProductsRequestSchema = z.object({
+export const upsertProductsRequestSchema = z.strictObject({
   products: z.array(productSchema).min(1, { error: 'products must not be empty' }).max(1000, { error: 'at most 1000 products per request' }),
 });
 
 /** POST /knowledge-bases/{kbId}/documents, PUT …/documents/{documentId} */
-export const documentRequestSchema = z.object({
-  title: z.string({ error: 'title is required' }).trim().min(1, { error: 'title must not be empty' }).max(300),
+export const documentRequestSchema = z.strictObject({
+  title: z.string({ error: 'title must be a string' }).trim().min(1, { error: 'title must not be empty' }).max(300),
   content: z
-    .string({ error: 'content is required' })
+    .string({ error: 'content must be a string' })
     .refine((value) => value.trim().length > 0, { error: 'content must not be empty or blank' })
     .refine((value) => value.length <= 60_000, { error: 'content must be at most 60000 characters' }),
   url: z.url({ error: 'url must be an absolute URL' }).optional(),
@@ -40,8 +40,8 @@ export const documentSchema = z.object({
 });
 
 /** POST /knowledge-bases/{kbId}/search: what the agents' retrieval sees. */
-export const knowledgeSearchRequestSchema = z.object({
-  query: z.string({ error: 'query is required' }).trim().min(1, { error: 'query must not be empty' }).max(1000),
+export const knowledgeSearchRequestSchema = z.strictObject({
+  query: z.string({ error: 'query must be a string' }).trim().min(1, { error: 'query must not be empty' }).max(1000),
   language: languageSchema.optional(),
   limit: z.number().int().min(1).max(20).optional(),
 });

@@ -8,14 +8,14 @@ const codePoints = (value: string): number => [...value].length;
 
 /** Spec 4.2: 1-4000 characters (counted as Unicode code points, so an emoji is one). */
 export const contentSchema = z
-  .string({ error: 'content is required and must be a string' })
+  .string({ error: 'content must be a string' })
   .refine((value) => value.trim().length > 0, { error: 'content must not be empty or blank' })
   .refine((value) => codePoints(value) <= 4000, { error: 'content must be at most 4000 characters' });
 
 export const responseTypeSchema = z.enum(['sync', 'callback'], { error: 'response_type must be "sync" or "callback"' });
 
 /** POST …/messages (spec 4.2). */
-export const sendMessageRequestSchema = z.object({
+export const sendMessageRequestSchema = z.strictObject({
   content: contentSchema,
   response_type: responseTypeSchema.optional(),
   visitorContext: visitorContextSchema.optional(),

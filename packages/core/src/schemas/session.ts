@@ -12,7 +12,7 @@ export const sessionStatusSchema = z.enum(['active', 'resolved', 'expired']);
 export const ratingSchema = z.enum(['positive', 'negative'], { error: 'rating must be "positive" or "negative"' });
 
 /** POST /widgets/{widgetId}/conversations (spec 4.1). */
-export const createSessionRequestSchema = z.object({
+export const createSessionRequestSchema = z.strictObject({
   visitorId: visitorIdSchema,
   sessionId: sessionIdSchema.optional(),
   visitorContext: visitorContextSchema.optional(),
@@ -49,7 +49,7 @@ export const endedSessionSchema = z.object({
 });
 
 /** POST …/rate (spec 4.5). */
-export const rateSessionRequestSchema = z.object({ rating: ratingSchema });
+export const rateSessionRequestSchema = z.strictObject({ rating: ratingSchema });
 
 export const ratedSessionSchema = z.object({ sessionId: z.string(), rating: ratingSchema });
 

@@ -1,16 +1,15 @@
-import { Hono, type MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
+import { Hono, type Handler, type MiddlewareHandler } from 'hono';
 import { requestId } from 'hono/request-id';
-import { systemClock, SvcError, type Clock, type Engine, type Store, type WidgetConfig } from '@svc/core';
+import { parseInput, systemClock, SvcError, type Clock, type Engine, type Store } from '@svc/core';
 import type { Logger } from 'pino';
-import { docsPageHtml } from '../openapi/docs-page.js';
 import { buildOpenApiDocument } from '../openapi/document.js';
 import { apiKeyAuth, type AppEnv } from './auth.js';
-import { MAX_BODY_BYTES, readJsonBody, readRequiredJsonBody } from './body.js';
+import { limitBody, readJsonBody, readRequiredJsonBody } from './body.js';
 import { cors } from './cors.js';
 import { idempotency } from './idempotency.js';
 import { clientAddress, rateLimit } from './rate-limit.js';
 import { errorBody, sendPage, sendResult } from './respond.js';
+import { allowedMethods, honoPath, PATH_PARAMETERS, pathParameters, ROUTES, type Route, type RouteCall } from './routes.js';
 
 export interface AppOptions {
   engine: Engine;
@@ -59,121 +58,73 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     return c.json(body, status);
   });
   app.notFound((c) => {
+    const allow = allowedMethods(ROUTES, c.req.path);
+    // An OPTIONS that is not a CORS preflight asks what the path supports.
+    if (c.req.method === 'OPTIONS' && allow.length > 0) return c.body(null, 204, { Allow: allow.join(', ') });
     const { status, body } = errorBody(new SvcError('not_found', `No endpoint ${c.req.method} ${c.req.path}.`));
     return c.json(body, status);
   });
 
-  app.get('/healthz', async (c) => {
-    // A real round trip to the store, so a lost database shows up here and not on a visitor's message.
-    await store.getAccount('acct_healthcheck');
-    return c.json({ status: 'ok' });
+  // Wrong methods on known paths are 405 with `Allow` from the route table, before any key check or query;
+  // HEAD only where the table allows it, so it never runs or bills a metered read.
+  app.use(async (c, next) => {
+    const allow = allowedMethods(ROUTES, c.req.path);
+    if (allow.length === 0 || allow.includes(c.req.method)) return next();
+    c.header('Allow', allow.join(', '));
+    throw new SvcError('method_not_allowed', `${c.req.method} is not allowed on ${c.req.path}; use ${allow.filter((m) => m !== 'OPTIONS' && m !== 'HEAD').join(' or ')}.`);
   });
-
-  // The API reference, generated from core's schemas. The relative spec URL keeps working when the app is mounted under a path.
-  let openApiDocument: ReturnType<typeof buildOpenApiDocument> | undefined;
-  app.get('/openapi.json', (c) => c.json((openApiDocument ??= buildOpenApiDocument())));
-  app.get('/docs', (c) => c.html(docsPageHtml('openapi.json')));
 
   options.extraRoutes?.(app);
 
-  const api = new Hono<AppEnv>();
-  const middleware = apiMiddleware({ ...options, clock });
-  // Hono's '/x/*' also matches '/x' itself: one pattern per prefix, or the chain would run twice.
-  for (const path of ['/widgets/*', '/knowledge-bases/*', '/widget/*']) {
-    api.use(path, ...middleware);
+  const keyed = apiMiddleware({ ...options, clock });
+  // Hono's '/x/*' also matches '/x' itself: one pattern per prefix, or CORS would run twice.
+  for (const path of ['/widgets/*', '/knowledge-bases/*', '/widget/*']) app.use(path, cors(store));
+
+  let openApiDocument: ReturnType<typeof buildOpenApiDocument> | undefined;
+  const services = { engine, store, openApiDocument: () => (openApiDocument ??= buildOpenApiDocument()) };
+  for (const route of ROUTES) {
+    const chain = route.auth === 'key' ? [noStore, checkPathIds(route), ...keyed] : [checkPathIds(route)];
+    app.on(route.method.toUpperCase(), [honoPath(route.path)], ...chain, runRoute(route, services));
   }
-
-  api.get('/widget/config', async (c) => {
-    const principal = c.get('principal');
-    if (principal.kind !== 'public' || !principal.widgetId) {
-      throw new SvcError('insufficient_scope', 'GET /widget/config is for the widget: call it with a pk_live_ public key.');
-    }
-    const widget = await store.getWidget(principal.widgetId);
-    if (!widget) throw new SvcError('widget_not_found', `Widget ${principal.widgetId} was not found.`);
-    const data: WidgetConfig = { widgetId: widget.id, name: widget.name, greeting: widget.greeting, language: widget.language, theme: widget.theme };
-    return c.json({ data, meta: { creditsConsumed: 0 } });
-  });
-
-
-  const conversation = '/widgets/:widgetId/conversations/:sessionId';
-  api.post('/widgets/:widgetId/conversations', async (c) =>
-    sendResult(c, await engine.createSession(c.get('principal'), c.req.param('widgetId'), await readRequiredJsonBody(c))),
-  );
-  api.post(`${conversation}/messages`, async (c) =>
-    sendResult(
-      c,
-      await engine.sendMessage(c.get('principal'), c.req.param('widgetId'), c.req.param('sessionId'), await readRequiredJsonBody(c)),
-    ),
-  );
-  api.get(`${conversation}/messages`, async (c) =>
-    sendPage(c, await engine.listMessages(c.get('principal'), c.req.param('widgetId'), c.req.param('sessionId'), c.req.query())),
-  );
-  api.post(`${conversation}/form-submissions`, async (c) =>
-    sendResult(
-      c,
-      await engine.submitForm(c.get('principal'), c.req.param('widgetId'), c.req.param('sessionId'), await readRequiredJsonBody(c)),
-    ),
-  );
-  api.post(`${conversation}/end`, async (c) => {
-    await readJsonBody(c); // No body is expected; one that is sent must still be well-formed JSON.
-    return sendResult(c, await engine.endSession(c.get('principal'), c.req.param('widgetId'), c.req.param('sessionId')));
-  });
-  api.post(`${conversation}/rate`, async (c) =>
-    sendResult(
-      c,
-      await engine.rateSession(c.get('principal'), c.req.param('widgetId'), c.req.param('sessionId'), await readRequiredJsonBody(c)),
-    ),
-  );
-  api.get(conversation, async (c) =>
-    sendResult(c, await engine.getSession(c.get('principal'), c.req.param('widgetId'), c.req.param('sessionId'))),
-  );
-  api.get('/knowledge-bases/:kbId/products', async (c) =>
-    sendPage(c, await engine.listProducts(c.get('principal'), c.req.param('kbId'), c.req.query())),
-  );
-
-  const kb = engine.knowledge;
-  api.post('/knowledge-bases', async (c) => sendResult(c, await kb.create(c.get('principal'), await readRequiredJsonBody(c))));
-  api.get('/knowledge-bases', async (c) => sendPage(c, await kb.list(c.get('principal'), c.req.query())));
-  api.get('/knowledge-bases/:kbId', async (c) => sendResult(c, await kb.get(c.get('principal'), c.req.param('kbId'))));
-  api.post('/knowledge-bases/:kbId/products', async (c) =>
-    sendResult(c, await kb.upsertProducts(c.get('principal'), c.req.param('kbId'), await readRequiredJsonBody(c))),
-  );
-  api.put('/knowledge-bases/:kbId/products/:productId', async (c) =>
-    sendResult(c, await kb.putProduct(c.get('principal'), c.req.param('kbId'), c.req.param('productId'), await readRequiredJsonBody(c))),
-  );
-  api.delete('/knowledge-bases/:kbId/products/:productId', async (c) =>
-    sendResult(c, await kb.deleteProduct(c.get('principal'), c.req.param('kbId'), c.req.param('productId'))),
-  );
-  api.get('/knowledge-bases/:kbId/documents', async (c) =>
-    sendPage(c, await kb.listDocuments(c.get('principal'), c.req.param('kbId'), c.req.query())),
-  );
-  api.post('/knowledge-bases/:kbId/documents', async (c) =>
-    sendResult(c, await kb.addDocument(c.get('principal'), c.req.param('kbId'), await readRequiredJsonBody(c))),
-  );
-  api.put('/knowledge-bases/:kbId/documents/:documentId', async (c) =>
-    sendResult(c, await kb.replaceDocument(c.get('principal'), c.req.param('kbId'), c.req.param('documentId'), await readRequiredJsonBody(c))),
-  );
-  api.delete('/knowledge-bases/:kbId/documents/:documentId', async (c) =>
-    sendResult(c, await kb.deleteDocument(c.get('principal'), c.req.param('kbId'), c.req.param('documentId'))),
-  );
-  api.post('/knowledge-bases/:kbId/search', async (c) =>
-    sendResult(c, await kb.search(c.get('principal'), c.req.param('kbId'), await readRequiredJsonBody(c))),
-  );
-
-  app.route('/', api);
   return app;
+}
+
+/** Conversations and keyed answers are private and change: never cached (errors and replays included). */
+const noStore: MiddlewareHandler<AppEnv> = async (c, next) => {
+  await next();
+  c.res.headers.set('Cache-Control', 'no-store');
+};
+
+/** Path ids are checked against the table's schemas before any key lookup or query (DESIGN.md section 4). */
+function checkPathIds(route: Route): MiddlewareHandler<AppEnv> {
+  const names = pathParameters(route.path);
+  return async (c, next) => {
+    for (const name of names) parseInput(PATH_PARAMETERS[name].schema, c.req.param(name), name);
+    await next();
+  };
+}
+
+function runRoute(route: Route, services: Pick<RouteCall, 'engine' | 'store' | 'openApiDocument'>): Handler<AppEnv> {
+  return async (c) => {
+    let body: Record<string, unknown> | undefined;
+    if (route.body) body = route.body.required ? await readRequiredJsonBody(c) : await readJsonBody(c);
+    // No body is expected; one that is sent must still be well-formed JSON.
+    else if (route.method !== 'get') await readJsonBody(c);
+    const result = await route.handler({ ...services, c, principal: c.get('principal'), params: c.req.param(), body, query: c.req.query() });
+    if (result instanceof Response) return result;
+    if (result.status === 201 && route.location) {
+      const path = new URL(c.req.url).pathname.replace(/\/$/, '');
+      c.header('Location', `${path}/${encodeURIComponent(route.location(result.data as never))}`);
+    }
+    return 'pagination' in result ? sendPage(c, result) : sendResult(c, result);
+  };
 }
 
 function apiMiddleware(options: AppOptions & { clock: Clock }): MiddlewareHandler<AppEnv>[] {
   const { store, clock } = options;
   return [
     cors(store),
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: () => {
-        throw new SvcError('payload_too_large', `The request body exceeds ${MAX_BODY_BYTES / 1024} KiB.`);
-      },
-    }),
+    limitBody(),
     apiKeyAuth(store, clock),
     rateLimit({
       limit: options.publicRateLimitPerMinute ?? 120,

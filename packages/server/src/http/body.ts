@@ -1,8 +1,69 @@
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { SvcError } from '@svc/core';
 
 /** DESIGN.md section 4: bodies over 64 KiB are refused. */
 export const MAX_BODY_BYTES = 64 * 1024;
+
+/**
+ * How much of a refused body is still read (and discarded) so the keep-alive connection stays usable; a
+ * sender of more gets its 413 with `Connection: close` instead of tying the server up.
+ */
+export const MAX_DRAIN_BYTES = 8 * 1024 * 1024;
+
+function tooLarge(): SvcError {
+  return new SvcError('payload_too_large', `The request body exceeds ${MAX_BODY_BYTES / 1024} KiB.`);
+}
+
+/** Reads and discards the rest of a body, up to `budget` bytes; true when it ended within it. */
+async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, budget: number): Promise<boolean> {
+  let read = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return true;
+    read += value.byteLength;
+    if (read > budget) {
+      await reader.cancel().catch(() => {});
+      return false;
+    }
+  }
+}
+
+/**
+ * Bodies over {@link MAX_BODY_BYTES} answer 413 with the JSON error body. The body is read while it is
+ * counted (a missing or lying Content-Length changes nothing), and a refused one is drained rather than left
+ * unread: Node would otherwise close the keep-alive connection and lose the client's next request on it.
+ */
+export function limitBody(): MiddlewareHandler {
+  return async (c, next) => {
+    const stream = c.req.raw.body;
+    if (!stream) return next();
+    const reader = stream.getReader();
+    const declared = Number(c.req.header('content-length'));
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    let over = Number.isFinite(declared) && declared > MAX_BODY_BYTES;
+    while (!over) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      chunks.push(value);
+      over = size > MAX_BODY_BYTES;
+    }
+    if (over) {
+      if (!(await drain(reader, MAX_DRAIN_BYTES))) c.header('Connection', 'close');
+      throw tooLarge();
+    }
+    const bytes = new Uint8Array(size);
+    let offset = 0;
+    for (const chunk of chunks) {
+      bytes.set(chunk, offset);
+      offset += chunk.byteLength;
+    }
+    // Every later reader (JSON parsing, the idempotency hash) reads these bytes through Hono's body cache.
+    (c.req.bodyCache as { arrayBuffer?: Promise<ArrayBuffer> }).arrayBuffer = Promise.resolve(bytes.buffer);
+    await next();
+  };
+}
 
 function isJsonMediaType(header: string | undefined): boolean {
   if (!header) return false;

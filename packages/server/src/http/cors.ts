@@ -30,7 +30,10 @@ export function cors(store: Store): MiddlewareHandler<AppEnv> {
       });
     }
     await next();
-    const allowed = c.get('corsOrigin');
+    // A 401 (a mistyped or revoked pk_live_ key) or 429 refused before any key was resolved answers the same to
+    // every origin and carries no account's data: the widget may read why instead of seeing a network error.
+    const readable = (c.res.status === 401 || c.res.status === 429) && !c.get('principal');
+    const allowed = c.get('corsOrigin') ?? (origin && readable ? origin : undefined);
     if (allowed) {
       c.res.headers.set('Access-Control-Allow-Origin', allowed);
       c.res.headers.set('Access-Control-Expose-Headers', EXPOSED_HEADERS);

@@ -157,9 +157,15 @@ describe('knowledge bases: validation (400 naming the field)', () => {
     expectError(res, 400, 'validation_failed', field);
   });
 
-  it('PUT …/products/{productId}: a product id over 128 characters is refused naming id', async () => {
+  it('PUT …/products/{productId}: a product id over 128 characters is refused naming productId', async () => {
     const h = await createHarness();
     const res = await h.request('PUT', `/knowledge-bases/${h.knowledgeBase.id}/products/${'p'.repeat(129)}`, TENT, { key: await h.newKey(['knowledge:write']) });
+    expectError(res, 400, 'validation_failed', 'productId');
+  });
+
+  it('PUT …/products/{productId}: a body id other than the path id is refused naming id (it was silently ignored)', async () => {
+    const h = await createHarness();
+    const res = await h.request('PUT', `/knowledge-bases/${h.knowledgeBase.id}/products/p1`, { ...TENT, id: 'p2' }, { key: await h.newKey(['knowledge:write']) });
     expectError(res, 400, 'validation_failed', 'id');
   });
 
@@ -262,7 +268,7 @@ describe('knowledge bases: lifecycle', () => {
     });
 
     // Put a product: answered as stored, listed, counted; putting it again replaces it whole.
-    const put = await h.request('PUT', `${base}/products/bivy-1`, { ...TENT, id: 'ignored' }, { key: write });
+    const put = await h.request('PUT', `${base}/products/bivy-1`, { ...TENT, id: 'bivy-1' }, { key: write });
     expect(put.status).toBe(200);
     expect(put.body).toEqual({ data: { id: 'bivy-1', ...TENT }, meta: { creditsConsumed: 0 } });
     const replaced = await h.request('PUT', `${base}/products/bivy-1`, { name: 'Summit 1 Bivy', price: 179 }, { key: write });

@@ -36,6 +36,8 @@ import {
   widgetConfigSchema,
   widgetThemeSchema,
   usageSchema,
+  messageCompletedEventSchema,
+  messageFailedEventSchema,
   visitorContextSchema,
 } from '@svc/core';
 
@@ -46,7 +48,7 @@ type Registry = ReturnType<typeof z.registry<{ id: string }>>;
 export const healthSchema = z.object({ status: z.literal('ok') });
 
 /** Request bodies: converted as what the server accepts (zod input). */
-const REQUESTS = {
+export const REQUEST_SCHEMAS = {
   CreateSessionRequest: createSessionRequestSchema,
   SendMessageRequest: sendMessageRequestSchema,
   FormSubmissionRequest: formSubmissionRequestSchema,
@@ -63,7 +65,7 @@ const REQUESTS = {
 };
 
 /** Responses: converted as what the server produces (zod output). Envelopes are spec 2.7's. */
-const RESPONSES = {
+export const RESPONSE_SCHEMAS = {
   CreatedSession: createdSessionSchema,
   Session: sessionSchema,
   EndedSession: endedSessionSchema,
@@ -81,6 +83,8 @@ const RESPONSES = {
   Pagination: paginationSchema,
   Error: errorBodySchema,
   Health: healthSchema,
+  MessageCompletedEvent: messageCompletedEventSchema,
+  MessageFailedEvent: messageFailedEventSchema,
   CreatedSessionResponse: envelope(createdSessionSchema),
   SessionResponse: envelope(sessionSchema),
   EndedSessionResponse: envelope(endedSessionSchema),
@@ -109,7 +113,7 @@ const RESPONSES = {
   WidgetConfigResponse: envelope(widgetConfigSchema),
 };
 
-export type ComponentName = keyof typeof REQUESTS | keyof typeof RESPONSES;
+export type ComponentName = keyof typeof REQUEST_SCHEMAS | keyof typeof RESPONSE_SCHEMAS;
 
 export const ref = (name: ComponentName): { $ref: string } => ({ $ref: `#/components/schemas/${name}` });
 
@@ -130,7 +134,22 @@ function convert(schemas: Record<string, z.ZodType>, io: 'input' | 'output'): Re
 
 /** Every component schema of the document, generated from @svc/core's zod schemas. */
 export function componentSchemas(): Record<string, JsonSchema> {
-  return { ...convert(REQUESTS, 'input'), ...convert(RESPONSES, 'output') };
+  return { ...convert(REQUEST_SCHEMAS, 'input'), ...convert(RESPONSE_SCHEMAS, 'output') };
+}
+
+const NAMES = new Map<z.ZodType, ComponentName>(
+  [...Object.entries(REQUEST_SCHEMAS), ...Object.entries(RESPONSE_SCHEMAS)].map(([name, schema]) => [schema as z.ZodType, name as ComponentName]),
+);
+
+/**
+ * A body or response schema as the document writes it: a `$ref` to its component when the schema is registered
+ * above, else converted inline (a new route needs no registration to be documented correctly).
+ */
+export function schemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const name = NAMES.get(schema);
+  if (name) return ref(name);
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
+  return rest;
 }
 
 /** A standalone JSON Schema for a parameter, from a zod schema; inline, as parameters are small. */

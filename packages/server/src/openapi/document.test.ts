@@ -153,7 +153,7 @@ describe('OpenAPI document', () => {
     expect(schemas.UpsertProductsRequest.properties.products).toMatchObject({ minItems: 1, maxItems: 1000, items: { $ref: '#/components/schemas/ProductInput' } });
     expect(schemas.ProductInput.required).toEqual(['id', 'name', 'price']);
     expect(schemas.ProductBody.required).toEqual(['name', 'price']);
-    expect(schemas.ProductBody.properties).not.toHaveProperty('id');
+    expect(schemas.ProductBody.additionalProperties).toBe(false);
     expect(schemas.ProductBody.properties.price).toMatchObject({ type: 'number', minimum: 0 });
     expect(schemas.DocumentRequest.required).toEqual(['title', 'content']);
     expect(schemas.DocumentRequest.properties.url).toMatchObject({ type: 'string', format: 'uri' });
@@ -176,8 +176,33 @@ describe('OpenAPI document', () => {
     expect(listQuerySchema.parse({}).limit).toBe(limitParameterSchema.parse(undefined));
   });
 
-  it('names the server when given one', () => {
-    expect(doc.servers).toBeUndefined();
+  it('names the server: relative by default (Redocly failed on a document without servers), or the one given', () => {
+    expect(doc.servers).toEqual([{ url: '.', description: 'The server this document was fetched from.' }]);
     expect(buildOpenApiDocument({ serverUrl: 'https://chat.example.com' }).servers).toEqual([{ url: 'https://chat.example.com' }]);
+  });
+
+  it('documents what drifted (issue 10, defect 9): identity_mismatch on createSession, RateLimit-*, Location, no-store', () => {
+    const create = operations.find(({ op }) => op.operationId === 'createSession')!.op;
+    expect(create.responses['403'].content['application/json'].schema.allOf[1].properties.error.properties.code.enum).toContain('identity_mismatch');
+    expect(Object.keys(create.responses['429'].headers)).toEqual(expect.arrayContaining(['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']));
+    expect(Object.keys(create.responses['201'].headers)).toEqual(expect.arrayContaining(['Location', 'Cache-Control', 'RateLimit-Limit']));
+    const history = operations.find(({ op }) => op.operationId === 'listMessages')!.op;
+    expect(history.responses['200'].headers['Cache-Control']).toEqual({ $ref: '#/components/headers/NoStore' });
+  });
+
+  it('publishes the callback payloads as OpenAPI 3.1 webhooks with the delivery headers @svc/callbacks requires', () => {
+    expect(Object.keys(doc.webhooks)).toEqual(['message.completed', 'message.failed']);
+    for (const [event, schema] of [['message.completed', 'MessageCompletedEvent'], ['message.failed', 'MessageFailedEvent']] as const) {
+      const post = doc.webhooks[event].post;
+      expect((post.parameters as Json[]).map((p) => [p.name, p.in, p.required])).toEqual([
+        ['X-Svc-Signature', 'header', true],
+        ['X-Svc-Timestamp', 'header', true],
+        ['X-Svc-Event', 'header', true],
+        ['X-Svc-Delivery', 'header', true],
+      ]);
+      expect(post.requestBody.content['application/json'].schema).toEqual({ $ref: `#/components/schemas/${schema}` });
+    }
+    expect(doc.components.schemas.MessageFailedEvent.properties.messageId).toEqual({ type: 'null' });
+    expect(doc.components.schemas.MessageCompletedEvent.properties.data.properties).not.toHaveProperty('messageId');
   });
 });

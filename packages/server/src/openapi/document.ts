@@ -1,25 +1,19 @@
 import { z } from 'zod';
-import { ERROR_STATUS, listQuerySchema, productSchema, sessionIdSchema, type ErrorCode } from '@svc/core';
-import { componentSchemas, parameterSchema, ref } from './components.js';
-import { ENDPOINTS, type Endpoint, type PathParameter } from './endpoints.js';
+import { ERROR_STATUS, listQuerySchema, type ErrorCode } from '@svc/core';
+import { PATH_PARAMETERS, pathParameters, ROUTES, TAGS, type Route } from '../http/routes.js';
+import { componentSchemas, parameterSchema, ref, schemaOf } from './components.js';
 
 type Json = Record<string, unknown>;
 
 export interface OpenApiDocumentOptions {
   /** The API's base URL, e.g. `https://chat.example.com`; omitted, clients use the document's own origin. */
   serverUrl?: string;
+  /** Whom readers of a published document contact: the operator's, so none by default. */
+  contact?: { name?: string; url?: string; email?: string };
 }
 
 /** The release the document describes; paths carry no version (spec 9). */
 export const API_VERSION = '0.1.0';
-
-const PATH_PARAMETERS: Record<PathParameter, { description: string; schema: z.ZodType }> = {
-  widgetId: { description: 'The widget (chatbot), e.g. `wgt_…`.', schema: z.string().min(1) },
-  sessionId: { description: 'The session: a generated `sess_…` id or one the client chose.', schema: sessionIdSchema },
-  kbId: { description: 'The knowledge base, e.g. `kb_…`.', schema: z.string().min(1) },
-  productId: { description: 'The product: the `id` it was given in the catalogue.', schema: productSchema.shape.id },
-  documentId: { description: 'The document, e.g. `doc_…`.', schema: z.string().min(1) },
-};
 
 /**
  * The server reads `limit` from the query string as text (core's `listQuerySchema`); documented as the integer
@@ -27,8 +21,8 @@ const PATH_PARAMETERS: Record<PathParameter, { description: string; schema: z.Zo
  */
 export const limitParameterSchema = z.int().min(1).max(100).default(50);
 
-function parameters(endpoint: Endpoint): Json[] {
-  const list: Json[] = endpoint.pathParameters.map((name) => ({
+function parameters(endpoint: Route): Json[] {
+  const list: Json[] = pathParameters(endpoint.path).map((name) => ({
     name,
     in: 'path',
     required: true,
@@ -61,7 +55,7 @@ function errorResponses(codes: readonly ErrorCode[]): Record<string, Json> {
       String(status),
       {
         description: `Error codes: ${group.map((code) => `\`${code}\``).join(', ')}.`,
-        headers: { 'X-Request-Id': { $ref: '#/components/headers/RequestId' }, ...(status === 429 ? { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } : {}) },
+        headers: { 'X-Request-Id': { $ref: '#/components/headers/RequestId' }, ...(status === 429 ? { 'Retry-After': { $ref: '#/components/headers/RetryAfter' }, ...RATE_LIMIT_HEADERS } : {}) },
         content: {
           'application/json': {
             schema: { allOf: [ref('Error'), { properties: { error: { properties: { code: { enum: group } } } } }] },
@@ -72,16 +66,29 @@ function errorResponses(codes: readonly ErrorCode[]): Record<string, Json> {
   );
 }
 
-function operation(endpoint: Endpoint): Json {
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Limit': { $ref: '#/components/headers/RateLimitLimit' },
+  'RateLimit-Remaining': { $ref: '#/components/headers/RateLimitRemaining' },
+  'RateLimit-Reset': { $ref: '#/components/headers/RateLimitReset' },
+};
+
+function successHeaders(endpoint: Route, status: string): Json {
+  return {
+    'X-Request-Id': { $ref: '#/components/headers/RequestId' },
+    ...(endpoint.auth === 'key' ? { 'Cache-Control': { $ref: '#/components/headers/NoStore' } } : {}),
+    ...(endpoint.auth === 'key' && endpoint.errors.includes('rate_limited') ? RATE_LIMIT_HEADERS : {}),
+    ...(endpoint.method === 'post' ? { 'Idempotent-Replayed': { $ref: '#/components/headers/IdempotentReplayed' } } : {}),
+    ...(status === '201' && endpoint.location ? { Location: { $ref: '#/components/headers/Location' } } : {}),
+  };
+}
+
+function operation(endpoint: Route): Json {
   const success = Object.entries(endpoint.responses).map(([status, response]) => [
     status,
     {
       description: response.description,
-      headers: {
-        'X-Request-Id': { $ref: '#/components/headers/RequestId' },
-        ...(endpoint.method === 'post' ? { 'Idempotent-Replayed': { $ref: '#/components/headers/IdempotentReplayed' } } : {}),
-      },
-      content: { 'application/json': { schema: ref(response.schema) } },
+      headers: successHeaders(endpoint, status),
+      content: { [response.contentType ?? 'application/json']: { schema: schemaOf(response.schema, 'output') } },
     },
   ]);
   return {
@@ -90,12 +97,53 @@ function operation(endpoint: Endpoint): Json {
     summary: endpoint.summary,
     description: endpoint.description,
     // OpenAPI 3.1 lets an apiKey requirement name roles: one requirement per scope, any one of them suffices.
-    ...(endpoint.public ? { security: [] } : endpoint.scopes ? { security: endpoint.scopes.map((scope) => ({ ApiKey: [scope] })) } : {}),
+    ...(endpoint.auth === 'none' ? { security: [] } : endpoint.scopes ? { security: endpoint.scopes.map((scope) => ({ ApiKey: [scope] })) } : {}),
     parameters: parameters(endpoint),
     ...(endpoint.body
-      ? { requestBody: { required: endpoint.body.required, content: { 'application/json': { schema: ref(endpoint.body.schema) } } } }
+      ? { requestBody: { required: endpoint.body.required, content: { 'application/json': { schema: schemaOf(endpoint.body.schema, 'input') } } } }
       : {}),
     responses: { ...Object.fromEntries(success), ...errorResponses(endpoint.errors) },
+  };
+}
+
+const DELIVERY_HEADERS: Json[] = [
+  {
+    name: 'X-Svc-Signature',
+    in: 'header',
+    required: true,
+    description:
+      "Hex HMAC-SHA256 of `<X-Svc-Timestamp>.<raw body>` with the key's callback secret. Verify it over the raw bytes (`@svc/callbacks` does), in constant time.",
+    schema: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+  },
+  {
+    name: 'X-Svc-Timestamp',
+    in: 'header',
+    required: true,
+    description: 'Unix seconds of this attempt (fresh per attempt); refuse stale ones to stop replays.',
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+  },
+  { name: 'X-Svc-Event', in: 'header', required: true, description: 'The event name, as in the body.', schema: { type: 'string' } },
+  {
+    name: 'X-Svc-Delivery',
+    in: 'header',
+    required: true,
+    description: 'The delivery id (`dlv_…`), stable across the retries of one delivery: de-duplicate on it.',
+    schema: { type: 'string' },
+  },
+];
+
+function webhook(event: string, schema: 'MessageCompletedEvent' | 'MessageFailedEvent', description: string): Json {
+  return {
+    post: {
+      operationId: event === 'message.completed' ? 'messageCompletedCallback' : 'messageFailedCallback',
+      tags: ['Messages'],
+      summary: `\`${event}\` callback`,
+      description: `${description} POSTed to the callback URL of the server key that sent the message with \`response_type: "callback"\`. Answer any 2xx within 10 s; a failure is retried 0 s, 1 s and 5 s after the previous attempt (4 attempts in all); redirects are not followed.`,
+      security: [],
+      parameters: DELIVERY_HEADERS,
+      requestBody: { required: true, content: { 'application/json': { schema: ref(schema) } } },
+      responses: { '200': { description: 'Received (any 2xx).' } },
+    },
   };
 }
 
@@ -108,7 +156,7 @@ function operation(endpoint: Endpoint): Json {
  */
 export function buildOpenApiDocument(options: OpenApiDocumentOptions = {}): Json {
   const paths: Record<string, Record<string, Json>> = {};
-  for (const endpoint of ENDPOINTS) (paths[endpoint.path] ??= {})[endpoint.method] = operation(endpoint);
+  for (const endpoint of ROUTES) if (endpoint.document !== false) (paths[endpoint.path] ??= {})[endpoint.method] = operation(endpoint);
   return {
     openapi: '3.1.0',
     info: {
@@ -116,20 +164,19 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions = {}): Json
       version: API_VERSION,
       summary: 'AI chat sessions for websites and apps: sessions, messages, forms, ratings, history.',
       description:
-        'Every request carries `X-API-Key`. Every response is JSON and carries `meta.creditsConsumed` (0 on errors); errors are `{ error: { code, message, field? }, meta }`. Any POST accepts `Idempotency-Key`: a repeat within 24 h replays the first success.',
+        'Every request carries `X-API-Key`. Every response is JSON and carries `meta.creditsConsumed` (0 on errors); errors are `{ error: { code, message, field? }, meta }`. Any POST accepts `Idempotency-Key`: a repeat within 24 h replays the first success. A method a path does not support answers 405 `method_not_allowed` with `Allow`; HEAD is answered only by the operations endpoints (`/healthz`), so it never runs or bills anything. Unknown top-level body fields, wrong types and text PostgreSQL cannot store (NUL, unpaired surrogates) are 400 `validation_failed` naming the field; bodies over 64 KiB are 413.',
       license: { name: 'MIT', identifier: 'MIT' },
+      ...(options.contact ? { contact: options.contact } : {}),
     },
-    ...(options.serverUrl === undefined ? {} : { servers: [{ url: options.serverUrl }] }),
+    // Relative by default: the API is where the document was fetched from, also under a mount path.
+    servers: [options.serverUrl === undefined ? { url: '.', description: 'The server this document was fetched from.' } : { url: options.serverUrl }],
     security: [{ ApiKey: [] }],
-    tags: [
-      { name: 'Sessions', description: 'Create, read, end and rate chat sessions.' },
-      { name: 'Messages', description: 'Send visitor messages and read the history.' },
-      { name: 'Forms', description: 'Answer the dynamic forms a reply surfaces.' },
-      { name: 'Knowledge bases', description: 'The products and documents the AI answers from: manage them and search them as the AI does.' },
-      { name: 'Widget', description: 'What the embeddable widget reads with its public key.' },
-      { name: 'Operations', description: 'Running the service.' },
-    ],
+    tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
     paths,
+    webhooks: {
+      'message.completed': webhook('message.completed', 'MessageCompletedEvent', 'The reply of a callback-mode turn.'),
+      'message.failed': webhook('message.failed', 'MessageFailedEvent', 'A callback-mode turn that could not be answered (`error.code` says why; nothing was billed).'),
+    },
     components: {
       schemas: componentSchemas(),
       securitySchemes: {
@@ -164,6 +211,11 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions = {}): Json
         RequestId: { description: 'Identifies the request in the server logs; quote it when reporting a problem.', schema: { type: 'string' } },
         IdempotentReplayed: { description: '`true` when the response is the replay of an earlier request with the same `Idempotency-Key`.', schema: { type: 'string', enum: ['true'] } },
         RetryAfter: { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } },
+        RateLimitLimit: { description: 'Requests allowed per window for this client (IETF RateLimit header fields).', schema: { type: 'integer', minimum: 0 } },
+        RateLimitRemaining: { description: 'Requests left in the current window.', schema: { type: 'integer', minimum: 0 } },
+        RateLimitReset: { description: 'Seconds until the window resets.', schema: { type: 'integer', minimum: 0 } },
+        NoStore: { description: 'Always `no-store`: conversations and keyed answers must not be cached.', schema: { type: 'string', enum: ['no-store'] } },
+        Location: { description: 'The path of the resource just created.', schema: { type: 'string' } },
       },
     },
   };
