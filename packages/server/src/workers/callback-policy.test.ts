@@ -1,4 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+// PGlite and PostgreSQL on a shared 2-core machine: generous per-test time, the assertions stay exact.
+vi.setConfig({ testTimeout: 30_000 });
 import type { LookupAddress } from 'node:dns';
 import { verifyCallback } from '@svc/callbacks';
 import { createScriptedAgent } from '@svc/agents';
