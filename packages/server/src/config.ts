@@ -17,10 +17,13 @@ export interface ServerConfig {
   seedDemo: boolean;
   /** Allow http:// and private-network callback URLs (development and tests only). */
   allowPrivateCallbacks: boolean;
-  /** Requests per minute and client address made with public (widget) keys. */
+  /** Requests per minute and client address, counted before authentication (server keys are exempt). */
   publicRateLimitPerMinute: number;
-  /** Take the client address from X-Forwarded-For (only behind a proxy you control). */
-  trustProxy: boolean;
+  /**
+   * How many reverse proxies you control append to X-Forwarded-For in front of the server (SVC_TRUST_PROXY: a
+   * number, or true for 1); 0 uses the socket's peer address.
+   */
+  trustProxy: number;
 }
 
 export class ConfigError extends Error {
@@ -43,6 +46,15 @@ function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean 
   if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
   if (['0', 'false', 'no', 'off'].includes(raw)) return false;
   throw new ConfigError(`${name} must be true or false; got "${env[name]}".`);
+}
+
+function proxyHops(env: NodeJS.ProcessEnv): number {
+  const raw = env.SVC_TRUST_PROXY?.toLowerCase();
+  if (raw === undefined || raw === '') return 0;
+  if (/^\d+$/.test(raw) && Number(raw) <= 10) return Number(raw);
+  if (['true', 'yes', 'on'].includes(raw)) return 1;
+  if (['false', 'no', 'off'].includes(raw)) return 0;
+  throw new ConfigError(`SVC_TRUST_PROXY must be true, false or a number of proxies from 0 to 10; got "${env.SVC_TRUST_PROXY}".`);
 }
 
 /** `pnpm start` runs in packages/server; relative paths mean the directory the user typed the command in. */
@@ -69,7 +81,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     seedDemo: flag(env, 'SVC_SEED_DEMO', true),
     allowPrivateCallbacks: flag(env, 'SVC_ALLOW_PRIVATE_CALLBACKS', false),
     publicRateLimitPerMinute: integer(env, 'SVC_PUBLIC_RATE_LIMIT', 120, 1, 1_000_000),
-    trustProxy: flag(env, 'SVC_TRUST_PROXY', false),
+    trustProxy: proxyHops(env),
     ...overrides,
   };
 }

@@ -7,7 +7,12 @@ export const TEST_DATABASE_URL = process.env.SVC_TEST_DATABASE_URL ?? 'postgres:
 
 export interface OpenedStore {
   store: Store;
-  /** Closes the store and drops what it created. */
+  /**
+   * Another store on the same database, as a second instance of the service would open it: its own pool on
+   * PostgreSQL; the same store on PGlite, whose embedded database belongs to one process. Disposed with this one.
+   */
+  peer(): Promise<Store>;
+  /** Closes the store (and its peers) and drops what it created. */
   dispose(): Promise<void>;
 }
 
@@ -20,7 +25,7 @@ export const PRODUCTION_STORES: ReadonlyArray<readonly [name: string, open: () =
     'PGlite',
     async () => {
       const store = await createPgliteStore();
-      return { store, dispose: () => store.close() };
+      return { store, peer: async () => store, dispose: () => store.close() };
     },
   ],
   [
@@ -28,9 +33,16 @@ export const PRODUCTION_STORES: ReadonlyArray<readonly [name: string, open: () =
     async () => {
       const schema = `t_hard_${randomBase62(8).toLowerCase()}`;
       const store = await createPostgresStore({ connectionString: TEST_DATABASE_URL, schema });
+      const peers: Store[] = [];
       return {
         store,
+        async peer() {
+          const peer = await createPostgresStore({ connectionString: TEST_DATABASE_URL, schema });
+          peers.push(peer);
+          return peer;
+        },
         async dispose() {
+          for (const peer of peers) await peer.close();
           await store.close();
           const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
           await client.connect();
