@@ -24,6 +24,8 @@ export interface ServerConfig {
    * number, or true for 1); 0 uses the socket's peer address.
    */
   trustProxy: number;
+  /** The address visitors reach this server at (SVC_PUBLIC_URL); the demo page's key is bound to it. */
+  publicUrl: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -46,6 +48,21 @@ function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean 
   if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
   if (['0', 'false', 'no', 'off'].includes(raw)) return false;
   throw new ConfigError(`${name} must be true or false; got "${env[name]}".`);
+}
+
+function publicUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env.SVC_PUBLIC_URL;
+  if (raw === undefined || raw === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`SVC_PUBLIC_URL must be an absolute URL such as https://chat.example.com; got "${raw}".`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new ConfigError(`SVC_PUBLIC_URL must be an http or https URL; got "${raw}".`);
+  }
+  return url.origin;
 }
 
 function proxyHops(env: NodeJS.ProcessEnv): number {
@@ -82,6 +99,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     allowPrivateCallbacks: flag(env, 'SVC_ALLOW_PRIVATE_CALLBACKS', false),
     publicRateLimitPerMinute: integer(env, 'SVC_PUBLIC_RATE_LIMIT', 120, 1, 1_000_000),
     trustProxy: proxyHops(env),
+    publicUrl: publicUrl(env),
     ...overrides,
   };
 }
