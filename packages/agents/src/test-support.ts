@@ -57,6 +57,7 @@ function demoSession(widget: Widget): Session {
     resolvedAt: null,
     pendingFormId: null,
     identitySub: null,
+    creatorKeyKind: 'secret',
   };
 }
 

@@ -136,6 +136,11 @@ export interface Session {
   pendingFormId: string | null;
   /** The verified `sub` the session was created with (widget identity token); others may not use it. */
   identitySub: string | null;
+  /**
+   * The kind of key that created the session. Sessions a server key created are never reachable with a public
+   * key (DESIGN.md section 4): their ids may be guessable (order numbers), and a browser must not open them.
+   */
+  creatorKeyKind: ApiKeyKind;
 }
 
 export interface Product {

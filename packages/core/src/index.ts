@@ -117,6 +117,7 @@ export type {
   TurnJob,
   TurnJobStatus,
 } from './store/callback-store.js';
+export type { GuardOps } from './store/guard-store.js';
 export { MAX_TURN_ATTEMPTS, completedPayload, failedPayload } from './engine/callback-turns.js';
 export {
   createKnowledgeBaseRequestSchema,

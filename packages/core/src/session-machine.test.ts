@@ -20,6 +20,7 @@ const session = (over: Partial<Session> = {}): Session => ({
   resolvedAt: null,
   pendingFormId: null,
   identitySub: null,
+  creatorKeyKind: 'secret',
   ...over,
 });
 

@@ -65,6 +65,7 @@ async function storeBaseline(store: Store, accountId: string, widgetId: string):
         resolvedAt: null,
         pendingFormId: null,
         identitySub: null,
+        creatorKeyKind: 'secret' as const,
       };
       await store.insertSession(session);
       return session;

@@ -17,10 +17,15 @@ export interface ServerConfig {
   seedDemo: boolean;
   /** Allow http:// and private-network callback URLs (development and tests only). */
   allowPrivateCallbacks: boolean;
-  /** Requests per minute and client address made with public (widget) keys. */
+  /** Requests per minute and client address, counted before authentication (server keys are exempt). */
   publicRateLimitPerMinute: number;
-  /** Take the client address from X-Forwarded-For (only behind a proxy you control). */
-  trustProxy: boolean;
+  /**
+   * How many reverse proxies you control append to X-Forwarded-For in front of the server (SVC_TRUST_PROXY: a
+   * number, or true for 1); 0 uses the socket's peer address.
+   */
+  trustProxy: number;
+  /** The address visitors reach this server at (SVC_PUBLIC_URL); the demo page's key is bound to it. */
+  publicUrl: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -43,6 +48,30 @@ function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean 
   if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
   if (['0', 'false', 'no', 'off'].includes(raw)) return false;
   throw new ConfigError(`${name} must be true or false; got "${env[name]}".`);
+}
+
+function publicUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env.SVC_PUBLIC_URL;
+  if (raw === undefined || raw === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`SVC_PUBLIC_URL must be an absolute URL such as https://chat.example.com; got "${raw}".`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new ConfigError(`SVC_PUBLIC_URL must be an http or https URL; got "${raw}".`);
+  }
+  return url.origin;
+}
+
+function proxyHops(env: NodeJS.ProcessEnv): number {
+  const raw = env.SVC_TRUST_PROXY?.toLowerCase();
+  if (raw === undefined || raw === '') return 0;
+  if (/^\d+$/.test(raw) && Number(raw) <= 10) return Number(raw);
+  if (['true', 'yes', 'on'].includes(raw)) return 1;
+  if (['false', 'no', 'off'].includes(raw)) return 0;
+  throw new ConfigError(`SVC_TRUST_PROXY must be true, false or a number of proxies from 0 to 10; got "${env.SVC_TRUST_PROXY}".`);
 }
 
 /** `pnpm start` runs in packages/server; relative paths mean the directory the user typed the command in. */
@@ -69,7 +98,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     seedDemo: flag(env, 'SVC_SEED_DEMO', true),
     allowPrivateCallbacks: flag(env, 'SVC_ALLOW_PRIVATE_CALLBACKS', false),
     publicRateLimitPerMinute: integer(env, 'SVC_PUBLIC_RATE_LIMIT', 120, 1, 1_000_000),
-    trustProxy: flag(env, 'SVC_TRUST_PROXY', false),
+    trustProxy: proxyHops(env),
+    publicUrl: publicUrl(env),
     ...overrides,
   };
 }

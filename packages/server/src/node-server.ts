@@ -1,4 +1,5 @@
-import { serve, type ServerType } from '@hono/node-server';
+import type { ServerType } from '@hono/node-server';
+import { createJsonHttpServer } from './http/node-listener.js';
 import type { AddressInfo } from 'node:net';
 import type { Runtime } from './runtime.js';
 
@@ -11,8 +12,9 @@ export interface RunningServer {
 /** Serves the runtime's app over Node's HTTP server and runs the expiry sweep beside it. */
 export async function listen(runtime: Runtime, options: { port: number; host: string; sweepIntervalMs: number }): Promise<RunningServer> {
   const server: ServerType = await new Promise((resolve, reject) => {
-    const s = serve({ fetch: runtime.app.fetch, port: options.port, hostname: options.host }, () => resolve(s));
+    const s = createJsonHttpServer(runtime.app.fetch);
     s.once('error', reject);
+    s.listen(options.port, options.host, () => resolve(s));
   });
   const { port } = server.address() as AddressInfo;
 

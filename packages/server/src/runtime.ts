@@ -20,7 +20,7 @@ export interface Runtime {
 
 export interface RuntimeOptions {
   config: Pick<ServerConfig, 'cursorSecret' | 'syncTimeoutMs' | 'agentTimeoutMs'> &
-    Partial<Pick<ServerConfig, 'allowPrivateCallbacks' | 'publicRateLimitPerMinute' | 'trustProxy'>>;
+    Partial<Pick<ServerConfig, 'allowPrivateCallbacks' | 'publicRateLimitPerMinute' | 'trustProxy' | 'publicUrl'>>;
   store: Store;
   logger: Logger;
   /** Defaults to the offline local agent answering from the store's knowledge bases. */
@@ -52,7 +52,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     store,
     logger,
     extraRoutes: (app) => {
-      widgetRoutes(store)(app);
+      widgetRoutes(store, { publicUrl: config.publicUrl })(app);
       options.extraRoutes?.(app);
     },
     ...(options.clock ? { clock: options.clock } : {}),

@@ -33,7 +33,7 @@ export async function seedDemo(store: Store): Promise<DemoSeed | null> {
     accountId: account.id,
     scopes: ['conversations:chat', 'identity:assert', 'knowledge:read', 'knowledge:write'],
   });
-  // The /demo page finds the demo widget through this setting and makes its public keys on demand.
+  // The /demo page finds the demo widget through this setting and makes its public key (bound to SVC_PUBLIC_URL) on first use.
   await store.getOrCreateSetting('demo_widget_id', () => widget.id);
   return { accountId: account.id, widgetId: widget.id, knowledgeBaseId: knowledgeBase.id, keyId: apiKey.id, apiKey: key };
 }

@@ -14,7 +14,7 @@ export function widgetBundlePath(): string {
  * `/widget.js` (the embeddable bundle, spec 4.9) and `/demo` (a sample shop page with the bubble, using a demo
  * public key allowed for the origin the page is served from). The bundle is read once and kept in memory.
  */
-export function widgetRoutes(store: Store): (app: Hono<AppEnv>) => void {
+export function widgetRoutes(store: Store, options: { publicUrl?: string | undefined } = {}): (app: Hono<AppEnv>) => void {
   let bundle: Promise<string> | undefined;
   const loadBundle = (): Promise<string> => {
     bundle ??= readFile(widgetBundlePath(), 'utf8').catch((error: unknown) => {
@@ -41,26 +41,51 @@ export function widgetRoutes(store: Store): (app: Hono<AppEnv>) => void {
     });
 
     app.get('/demo', async (c) => {
+      // The key is bound to the configured public URL, never to the Host header: a Host header is whatever the
+      // client writes, and minting a key per value let anyone create keys for any origin (issue 10, defect 3).
+      const localPort = (c.env as { incoming?: { socket?: { localPort?: number } } } | undefined)?.incoming?.socket?.localPort;
+      const origins = demoOrigins(options.publicUrl, localPort);
       const origin = new URL(c.req.url).origin;
-      const demo = await demoPublicKey(store, origin);
+      // With a configured URL a proxy may terminate TLS, so the request's own URL says little; by default it can
+      // only be one of the loopback origins, and anything else would show a page whose widget cannot connect.
+      if (origins.length === 0 || (options.publicUrl === undefined && !origins.includes(origin))) {
+        throw new SvcError(
+          'not_found',
+          origins.length === 0
+            ? 'The demo page needs SVC_PUBLIC_URL, the address visitors open it at.'
+            : `The demo page is served at ${origins[0]}/demo; set SVC_PUBLIC_URL to the address visitors use.`,
+        );
+      }
+      const demo = await demoPublicKey(store, origins);
       if (!demo) {
         throw new SvcError('not_found', 'The demo widget is not seeded in this database (SVC_SEED_DEMO was off on the first start).');
       }
-      return c.html(demoPageHtml({ publicKey: demo, origin }));
+      return c.html(demoPageHtml({ publicKey: demo, origin: origins[0]! }));
     });
   };
 }
 
 /**
- * The demo page's public key for one origin, created on first use. Public keys are public by design (the page
- * embeds it), so keeping its text as a setting exposes nothing a visitor of the page does not see anyway.
+ * The origins the demo key allows: the configured public URL's, or by default this server's own loopback
+ * addresses on the port the request arrived at (the socket's, not the Host header's). Empty when neither is known.
  */
-export async function demoPublicKey(store: Store, origin: string): Promise<string | null> {
+export function demoOrigins(publicUrl: string | undefined, localPort: number | undefined): string[] {
+  if (publicUrl !== undefined) return [new URL(publicUrl).origin];
+  if (localPort === undefined) return [];
+  return [`http://localhost:${localPort}`, `http://127.0.0.1:${localPort}`];
+}
+
+/**
+ * The demo page's public key for the configured origins, created on first use (one key per configuration, not
+ * per request). Public keys are public by design (the page embeds it), so keeping its text as a setting exposes
+ * nothing a visitor of the page does not see anyway.
+ */
+export async function demoPublicKey(store: Store, origins: string[]): Promise<string | null> {
   const widgetId = await store.getOrCreateSetting('demo_widget_id', () => '');
   if (!widgetId) return null;
   const widget = await store.getWidget(widgetId);
   if (!widget) return null;
-  const key = await store.getOrCreateSetting(`demo_public_key:${origin}`, () => `pk_live_${randomBase62(32)}`);
+  const key = await store.getOrCreateSetting(`demo_public_key:${origins.join(' ')}`, () => `pk_live_${randomBase62(32)}`);
   const hash = await sha256Hex(key);
   if (!(await store.findApiKeyByHash(hash))) {
     await store.insertApiKey({
@@ -74,7 +99,7 @@ export async function demoPublicKey(store: Store, origin: string): Promise<strin
       callbackSecret: null,
       replyFormat: 'markdown',
       widgetId: widget.id,
-      allowedOrigins: [origin],
+      allowedOrigins: origins,
       createdAt: new Date(),
       revokedAt: null,
     });

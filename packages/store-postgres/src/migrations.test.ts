@@ -4,8 +4,11 @@ import { migrate } from './migrate.js';
 import { MIGRATIONS } from './migrations.js';
 
 describe('MIGRATIONS', () => {
-  it('are numbered 1, 2, 3… in order, with names', () => {
-    expect(MIGRATIONS.map((migration) => migration.version)).toEqual(MIGRATIONS.map((_, index) => index + 1));
+  it('are numbered in ascending order without repeats, with names', () => {
+    // Branches are assigned version numbers ahead of merging, so a branch may lack a lower number for a while.
+    const versions = MIGRATIONS.map((migration) => migration.version);
+    expect(versions).toEqual([...new Set(versions)].sort((a, b) => a - b));
+    expect(versions[0]).toBe(1);
     for (const migration of MIGRATIONS) expect(migration.name).toMatch(/^[a-z0-9_]+$/);
   });
 });

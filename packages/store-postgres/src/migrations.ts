@@ -249,7 +249,37 @@ create index deliveries_by_status on deliveries (status, created_at desc, id des
 create index deliveries_by_account on deliveries (account_id, created_at desc, id desc);
 `;
 
+/**
+ * Field hardening (issue 10).
+ *
+ * - `sessions.creator_key_kind`: sessions a server key created are never reachable with a public key. Existing
+ *   rows: a public key can only ever have created sessions with server-generated ids (`sess_` and 22 base62
+ *   characters, 128 random bits), so every other id was chosen by a server key; generated ids stay reachable by
+ *   the widget that holds them (they cannot be guessed).
+ * - `rate_limit_counters`: per client address and fixed window, shared by every instance; old windows are deleted
+ *   by the limiter itself.
+ * - `api_keys_public_origins`: CORS preflights ask "does any live public key allow this origin" through it
+ *   instead of loading every key.
+ */
+const fieldHardening = /* sql */ `
+alter table sessions add column creator_key_kind text not null default 'secret' check (creator_key_kind in ('secret', 'public'));
+update sessions set creator_key_kind = 'public' where id ~ '^sess_[0-9A-Za-z]{22}$';
+alter table sessions alter column creator_key_kind drop default;
+
+create table rate_limit_counters (
+  key text not null,
+  window_start timestamptz not null,
+  count integer not null,
+  primary key (key, window_start)
+);
+create index rate_limit_counters_by_window on rate_limit_counters (window_start);
+
+create index api_keys_public_origins on api_keys using gin (allowed_origins jsonb_path_ops) where kind = 'public' and revoked_at is null;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', sql: initial },
   { version: 2, name: 'callbacks_and_identity', sql: callbacksAndIdentity },
+  // Version 3 is the turn pipeline's (another branch); versions are assigned per branch so they merge cleanly.
+  { version: 4, name: 'field_hardening', sql: fieldHardening },
 ];

@@ -5,6 +5,8 @@ import { makeAccount, makeDocument } from '@svc/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DataDirInUseError, LOCK_FILE_NAME } from './data-dir-lock.js';
 import { createPgliteStore, migrate } from './index.js';
+import { migrationLabel } from './migrate.js';
+import { MIGRATIONS } from './migrations.js';
 
 let dataDir = '';
 
@@ -23,7 +25,7 @@ describe('createPgliteStore on a data directory', () => {
 
     const first = await createPgliteStore({ dataDir });
     try {
-      expect(await migrate(first)).toEqual(['1_initial', '2_callbacks_and_identity']);
+      expect(await migrate(first)).toEqual(MIGRATIONS.map(migrationLabel));
       expect(await migrate(first)).toEqual([]);
       expect(await readFile(join(dataDir, LOCK_FILE_NAME), 'utf8')).toBe(`${process.pid}\n`);
 

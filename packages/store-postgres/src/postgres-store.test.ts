@@ -6,7 +6,7 @@ import { at, makeAccount } from '@svc/core/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresStore, migrate } from './index.js';
-import { runMigrations } from './migrate.js';
+import { migrationLabel, runMigrations } from './migrate.js';
 import { MIGRATIONS } from './migrations.js';
 import { openPostgresDriver } from './postgres-driver.js';
 import { TEST_DATABASE_URL, adminPool, dropSchema, testSchemaName, waitUntil } from './test-support.js';
@@ -59,13 +59,10 @@ describe('createPostgresStore', () => {
     const schema = schemaForTest();
     const stores = await Promise.all([open(schema), open(schema), open(schema)]);
     const reports = await Promise.all(stores.map((store) => migrate(store)));
-    expect(reports.filter((report) => report.length > 0)).toEqual([['1_initial', '2_callbacks_and_identity']]);
+    expect(reports.filter((report) => report.length > 0)).toEqual([MIGRATIONS.map(migrationLabel)]);
     expect(await migrate(stores[0])).toEqual([]);
     const { rows } = await admin.query(`select version, name from "${schema}".schema_migrations order by version`);
-    expect(rows).toEqual([
-      { version: 1, name: 'initial' },
-      { version: 2, name: 'callbacks_and_identity' },
-    ]);
+    expect(rows).toEqual(MIGRATIONS.map(({ version, name }) => ({ version, name })));
   });
 
   it('upgrades a database created by migration 1: existing widgets and sessions get no identity binding', async () => {
@@ -90,10 +87,32 @@ describe('createPostgresStore', () => {
     }
 
     const store = await open(schema);
-    expect(await migrate(store)).toEqual(['2_callbacks_and_identity']);
+    expect(await migrate(store)).toEqual(MIGRATIONS.slice(1).map(migrationLabel));
     expect((await store.getWidget('wgt_v1'))?.identitySecrets).toEqual([]);
     expect((await store.getSession('wgt_v1', 'sess_v1'))?.identitySub).toBeNull();
     expect(await store.listDeliveries({ limit: 10 })).toEqual([]);
+  });
+
+  it('upgrading to migration 4 marks client-chosen session ids as server-created, so no public key opens them (issue 10, defect 2)', async () => {
+    const schema = schemaForTest();
+    const driver = await openPostgresDriver({ connectionString: TEST_DATABASE_URL, schema, max: 1 });
+    const generated = 'sess_0123456789abcdefABCDEF';
+    try {
+      await runMigrations(driver, MIGRATIONS.filter((migration) => migration.version < 4));
+      for (const id of ['order-1234', generated, 'sess_short']) {
+        await driver.query(
+          `insert into sessions (widget_id, id, account_id, visitor_id, status, message_count, created_at, last_activity_at, expires_at)
+           values ('wgt_v2', $1, 'acct_v2', 'visitor', 'active', 0, $2, $2, $3)`,
+          [id, at(0), at(3600)],
+        );
+      }
+    } finally {
+      await driver.close();
+    }
+    const store = await open(schema);
+    expect((await store.getSession('wgt_v2', 'order-1234'))?.creatorKeyKind).toBe('secret');
+    expect((await store.getSession('wgt_v2', 'sess_short'))?.creatorKeyKind).toBe('secret');
+    expect((await store.getSession('wgt_v2', generated))?.creatorKeyKind).toBe('public');
   });
 
   it('refuses a database migrated by a newer release', async () => {

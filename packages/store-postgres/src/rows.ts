@@ -220,6 +220,7 @@ export interface SessionRow {
   resolved_at: Date | null;
   pending_form_id: string | null;
   identity_sub: string | null;
+  creator_key_kind: Session['creatorKeyKind'];
 }
 
 export const toSession = (row: SessionRow): Session => ({
@@ -238,6 +239,7 @@ export const toSession = (row: SessionRow): Session => ({
   resolvedAt: row.resolved_at,
   pendingFormId: row.pending_form_id,
   identitySub: row.identity_sub,
+  creatorKeyKind: row.creator_key_kind,
 });
 
 export interface MessageRow {

@@ -2,6 +2,7 @@ import type { StoreOps } from '@svc/core';
 import { accountOps } from './ops/accounts.js';
 import type { Db } from './ops/db.js';
 import { deliveryOps } from './ops/deliveries.js';
+import { guardOps } from './ops/guards.js';
 import { knowledgeOps } from './ops/knowledge.js';
 import { recordOps } from './ops/records.js';
 import { searchOps, type SearchOptions } from './ops/search.js';
@@ -20,5 +21,6 @@ export function createSqlOps(db: Db, search: SearchOptions): StoreOps {
     ...recordOps(db),
     ...turnJobOps(db),
     ...deliveryOps(db),
+    ...guardOps(db),
   };
 }

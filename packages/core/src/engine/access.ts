@@ -39,6 +39,15 @@ export function assertIdentityMatches(principal: Principal, session: Session): v
   }
 }
 
+/**
+ * Whether the caller may see the session at all. A session a server key created is never reachable with a public
+ * key, whatever its id (DESIGN.md section 4): client-chosen ids such as order numbers are guessable, and must not
+ * open a conversation to a browser. Such a session is reported exactly as a missing one.
+ */
+export function isVisibleTo(principal: Principal, session: Session): boolean {
+  return principal.kind !== 'public' || session.creatorKeyKind === 'public';
+}
+
 /** The session as of now: expiry is applied on access and persisted, so reads and the sweep agree. */
 export async function loadSession(
   ctx: EngineContext,
@@ -48,7 +57,7 @@ export async function loadSession(
   store: StoreOps = ctx.store,
 ): Promise<Session> {
   const stored = await store.getSession(widget.id, sessionId);
-  if (!stored || stored.accountId !== widget.accountId) {
+  if (!stored || stored.accountId !== widget.accountId || (principal && !isVisibleTo(principal, stored))) {
     throw new SvcError('session_not_found', `Session ${sessionId} was not found on widget ${widget.id}.`);
   }
   if (principal) assertIdentityMatches(principal, stored);

@@ -11,7 +11,7 @@ import {
   type SessionView,
 } from '../schemas/session.js';
 import { applyExpiry, assertResumable, end, rate, touch } from '../session-machine.js';
-import { assertIdentityMatches, loadSession, loadWidget, requireCredits, requireScope } from './access.js';
+import { assertIdentityMatches, isVisibleTo, loadSession, loadWidget, requireCredits, requireScope } from './access.js';
 import { charge } from './billing.js';
 import type { EngineContext, EngineResult } from './context.js';
 import { createdSessionView, sessionView } from './views.js';
@@ -42,7 +42,9 @@ export async function createSession(
 
   return ctx.store.withLock(sessionLock(widget.id, sessionId), async () => {
     const now = ctx.clock.now();
-    const existing = await ctx.store.getSession(widget.id, sessionId);
+    const stored = await ctx.store.getSession(widget.id, sessionId);
+    // Invisible to this caller means treated as absent: a public key then gets the same answer as for an unused id.
+    const existing = stored && isVisibleTo(principal, stored) ? stored : null;
 
     if (existing) {
       const current = applyExpiry(existing, now);
@@ -85,6 +87,7 @@ export async function createSession(
       resolvedAt: null,
       pendingFormId: null,
       identitySub,
+      creatorKeyKind: principal.kind,
     };
     const creditsConsumed = await ctx.store.transaction(async (tx) => {
       const { inserted } = await tx.insertSession(session);

@@ -1,6 +1,7 @@
 import type { Session, StoredMessage, VisitorContext } from '../domain.js';
 import { chunkDocument } from './chunking.js';
 import { createMemoryCallbackOps } from './memory-callback-ops.js';
+import { createMemoryGuardOps } from './memory-guard-ops.js';
 import { searchMemoryKnowledge } from './memory-search.js';
 import type { MemoryState } from './memory-state.js';
 import { byCreation, compareIds, copy, copyOrNull, definedOnly, duplicate, key } from './memory-tables.js';
@@ -13,6 +14,7 @@ import type { SessionPatch, StoreOps } from './store.js';
 export function createMemoryOps(state: MemoryState): StoreOps {
   return {
     ...createMemoryCallbackOps(state),
+    ...createMemoryGuardOps(state),
 
     async insertAccount(account) {
       if (state.accounts.has(account.id)) throw duplicate('account', account.id);

@@ -56,6 +56,8 @@ export interface MemoryState {
   /** Last `seq` handed out; like a SQL sequence it is not rolled back, so gaps are possible. */
   turnJobSeq: { last: number };
   deliveries: Table<Delivery>;
+  /** Rate-limit counters keyed by (client, window start in ms). */
+  rateCounters: Table<{ windowStart: number; count: number }>;
 }
 
 export function createMemoryState(): MemoryState {
@@ -79,5 +81,6 @@ export function createMemoryState(): MemoryState {
     turnJobs: table(),
     turnJobSeq: { last: 0 },
     deliveries: table(),
+    rateCounters: table(),
   };
 }

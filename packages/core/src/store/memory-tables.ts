@@ -56,6 +56,10 @@ export class Table<V> {
     return this.#rows.values();
   }
 
+  entries(): IterableIterator<[string, V]> {
+    return this.#rows.entries();
+  }
+
   set(key: string, value: V): void {
     this.#remember(key);
     this.#rows.set(key, value);

@@ -1,4 +1,5 @@
 import type { CallbackOps } from './callback-store.js';
+import type { GuardOps } from './guard-store.js';
 import type {
   Account,
   ApiKey,
@@ -19,7 +20,7 @@ import type {
  * together with {@link Store.transaction}. `insert…` methods reject an id that already exists unless stated
  * otherwise. Returned objects are the caller's: mutating them changes nothing stored.
  */
-export interface StoreOps extends CallbackOps {
+export interface StoreOps extends CallbackOps, GuardOps {
   // Accounts and credits
   insertAccount(account: Account): Promise<void>;
   getAccount(id: string): Promise<Account | null>;

@@ -138,6 +138,7 @@ export function makeSession(overrides: Partial<Session> = {}): Session {
     resolvedAt: null,
     pendingFormId: null,
     identitySub: null,
+    creatorKeyKind: 'secret',
     ...overrides,
   };
 }

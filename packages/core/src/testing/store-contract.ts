@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe } from 'vitest';
 import type { Store } from '../store/store.js';
 import { accountContract } from './contract/accounts.js';
 import { deliveryContract } from './contract/deliveries.js';
+import { guardContract } from './contract/guards.js';
 import { identityContract } from './contract/identity.js';
 import { knowledgeContract } from './contract/knowledge.js';
 import { lockContract } from './contract/locks.js';
@@ -58,5 +59,6 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
     describe('callback turn jobs', () => turnJobContract(store));
     describe('callback deliveries', () => deliveryContract(store));
     describe('identity secrets and bound sessions', () => identityContract(store));
+    describe('rate counters and origin lookup', () => guardContract(store));
   });
 }

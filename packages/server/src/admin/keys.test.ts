@@ -23,6 +23,20 @@ describe('server keys with callback URLs', () => {
     },
   );
 
+  it.each(['https://user:pass@hooks.example.com/svc', 'https://localhost./hook', 'https://[::127.0.0.1]/hook', 'https://[::ffff:0:7f00:1]/hook', 'https://[64:ff9b:1::1]/hook', 'https://[2002:a00:1::]/hook', 'https://[fec0::1]/hook'])(
+    'refuses %s under the default policy (issue 10: credentials, trailing dots and embedded private IPv4 were accepted)',
+    async (url) => {
+      expect(await refusal(url)).toBe('callbackUrl');
+    },
+  );
+
+  it.each(['https://8.8.8.8/cb', 'https://1.1.1.1:8443/cb', 'https://[2606:4700:4700::1111]/cb', 'https://[2001:4860:4860::8888]/cb'])(
+    'accepts the public address %s under the default policy (issue 10: every IPv4 address was refused)',
+    async (url) => {
+      expect(await refusal(url)).toBeUndefined();
+    },
+  );
+
   it('accepts public https URLs, and private ones only when allowed', async () => {
     expect(await refusal('https://hooks.example.com/svc')).toBeUndefined();
     expect(await refusal('http://127.0.0.1:8080/hook', true)).toBeUndefined();

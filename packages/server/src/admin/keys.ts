@@ -1,5 +1,4 @@
-import { isIP } from 'node:net';
-import { isPrivateAddress } from '../workers/post-callback.js';
+import { callbackUrlProblem } from '../workers/address-policy.js';
 import {
   defaultIds,
   randomBase62,
@@ -47,19 +46,9 @@ function parseCallbackUrl(url: string, allowPrivate: boolean): string {
   } catch {
     throw new SvcError('validation_failed', `callback URL "${url}" is not an absolute URL.`, { field: 'callbackUrl' });
   }
-  const allowed = allowPrivate ? ['https:', 'http:'] : ['https:'];
-  if (!allowed.includes(parsed.protocol)) {
-    throw new SvcError('validation_failed', 'callback URL must use https (http is allowed only with SVC_ALLOW_PRIVATE_CALLBACKS=true).', {
-      field: 'callbackUrl',
-    });
-  }
   // Names are checked again when each delivery connects (DNS can change); addresses can be refused right away.
-  const host = parsed.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (!allowPrivate && (host === 'localhost' || host.endsWith('.localhost') || (isIP(host) !== 0 && isPrivateAddress(host)))) {
-    throw new SvcError('validation_failed', `callback URL must not point to a private, loopback or link-local address (${host}).`, {
-      field: 'callbackUrl',
-    });
-  }
+  const problem = callbackUrlProblem(parsed, allowPrivate);
+  if (problem) throw new SvcError('validation_failed', `${problem}.`, { field: 'callbackUrl' });
   return parsed.toString();
 }
 

@@ -7,7 +7,7 @@ import { apiKeyAuth, type AppEnv } from './auth.js';
 import { limitBody, readJsonBody, readRequiredJsonBody } from './body.js';
 import { cors } from './cors.js';
 import { idempotency } from './idempotency.js';
-import { clientAddress, rateLimit } from './rate-limit.js';
+import { rateLimit } from './rate-limit.js';
 import { errorBody, sendPage, sendResult } from './respond.js';
 import { allowedMethods, honoPath, PATH_PARAMETERS, pathParameters, ROUTES, type Route, type RouteCall } from './routes.js';
 
@@ -16,10 +16,10 @@ export interface AppOptions {
   store: Store;
   logger: Logger;
   clock?: Clock;
-  /** Requests per minute and client address with a public key (the widget's); default 120. */
+  /** Requests per minute and client address, counted before authentication; server keys are exempt. Default 120. */
   publicRateLimitPerMinute?: number;
-  /** Read the client address from X-Forwarded-For (behind a reverse proxy you control). */
-  trustProxy?: boolean;
+  /** Reverse proxies you control in front of the server (true means 1): the client address comes from X-Forwarded-For. */
+  trustProxy?: boolean | number;
   /** Extra routes (the widget bundle, the demo page) added by the Node entry. */
   extraRoutes?: (app: Hono<AppEnv>) => void;
 }
@@ -124,15 +124,16 @@ function apiMiddleware(options: AppOptions & { clock: Clock }): MiddlewareHandle
   const { store, clock } = options;
   return [
     cors(store),
-    limitBody(),
-    apiKeyAuth(store, clock),
+    // Before the body is read and before any key lookup (DESIGN.md section 4).
     rateLimit({
+      store,
+      clock,
       limit: options.publicRateLimitPerMinute ?? 120,
       windowMs: 60_000,
-      clock,
-      // Server keys are the operator's own backends; the per-address limit protects public keys used in browsers.
-      keyOf: (c) => (c.get('principal').kind === 'public' ? clientAddress(c, options.trustProxy ?? false) : undefined),
+      trustedProxyHops: Number(options.trustProxy ?? 0),
     }),
+    limitBody(),
+    apiKeyAuth(store, clock),
     idempotency(store, clock),
   ];
 }

@@ -5,6 +5,17 @@ import type { AppEnv } from './auth.js';
 const ALLOWED_HEADERS = 'Content-Type, X-API-Key, X-Identity-Token, Idempotency-Key';
 const EXPOSED_HEADERS = 'X-Request-Id, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Idempotent-Replayed';
 
+/** The widget id in a `/widgets/{id}/…` path: undefined when there is none, null when it cannot be decoded. */
+function pathWidgetId(path: string): string | undefined | null {
+  const raw = /^\/widgets\/([^/]+)/.exec(path)?.[1];
+  if (raw === undefined) return undefined;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return null; // malformed escapes name no widget
+  }
+}
+
 /**
  * CORS for the widget's public keys (DESIGN.md section 4): only the origins a key allows may read responses.
  * A preflight carries no key, so it is answered from the origins of the public keys of the widget in the path
@@ -14,11 +25,9 @@ export function cors(store: Store): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const origin = c.req.header('origin');
     if (c.req.method === 'OPTIONS' && origin && c.req.header('access-control-request-method')) {
-      const widgetId = /^\/widgets\/([^/]+)/.exec(c.req.path)?.[1];
-      const keys = (await store.listApiKeys()).filter(
-        (k) => k.kind === 'public' && k.revokedAt === null && (widgetId === undefined || k.widgetId === decodeURIComponent(widgetId)),
-      );
-      if (!keys.some((k) => k.allowedOrigins.includes(origin))) {
+      const widgetId = pathWidgetId(c.req.path);
+      // One indexed lookup, whatever the number of keys and tenants (the first version loaded every key).
+      if (widgetId === null || !(await store.publicKeyAllowsOrigin(origin, widgetId))) {
         throw new SvcError('origin_not_allowed', `Origin ${origin} is not allowed to call this API.`);
       }
       return c.body(null, 204, {

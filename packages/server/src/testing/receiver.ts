@@ -1,4 +1,5 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 
 export interface ReceivedDelivery {
@@ -11,7 +12,10 @@ export interface ReceivedDelivery {
  * A callback receiver on a real socket that records every request and answers with the statuses it is told,
  * in order (the last one repeats).
  */
-export async function startReceiver(statuses: number[] = [200]): Promise<{
+export async function startReceiver(
+  statuses: number[] = [200],
+  options: { tls?: { key: string; cert: string } } = {},
+): Promise<{
   url: string;
   received: ReceivedDelivery[];
   waitFor(count: number, timeoutMs?: number): Promise<ReceivedDelivery[]>;
@@ -19,7 +23,7 @@ export async function startReceiver(statuses: number[] = [200]): Promise<{
 }> {
   const received: ReceivedDelivery[] = [];
   const waiters: (() => void)[] = [];
-  const server: Server = createServer((req, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
@@ -30,11 +34,12 @@ export async function startReceiver(statuses: number[] = [200]): Promise<{
       res.writeHead(status, { 'content-type': 'text/plain' }).end(String(status));
       for (const wake of waiters.splice(0)) wake();
     });
-  });
+  };
+  const server: Server = options.tls ? createTlsServer(options.tls, handle) : createServer(handle);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}/hooks/svc`,
+    url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}/hooks/svc`,
     received,
     async waitFor(count, timeoutMs = 15_000) {
       const deadline = Date.now() + timeoutMs;

@@ -1,6 +1,6 @@
 import { randomBase62, signCallback, type Clock, type Delivery, type Store } from '@svc/core';
 import type { Logger } from 'pino';
-import { postCallback, DELIVERY_TIMEOUT_MS, type PostResult } from './post-callback.js';
+import { postCallback, DELIVERY_TIMEOUT_MS, type ConnectOptions, type PostResult } from './post-callback.js';
 
 /** Spec 6 / DESIGN.md 5: a failed attempt is retried 3 times, 0 s, 1 s and 5 s after the previous one. */
 export const RETRY_DELAYS_MS = [0, 1_000, 5_000] as const;
@@ -11,6 +11,8 @@ export interface DeliveryWorkerOptions {
   clock: Clock;
   logger: Logger;
   allowPrivate: boolean;
+  /** Test only: resolution and dialling overrides (see ConnectOptions). */
+  connect?: Omit<ConnectOptions, 'allowPrivate'>;
   owner: string;
   /** Deliveries sent at once by this process. */
   concurrency: number;
@@ -47,7 +49,7 @@ export async function attemptDelivery(options: DeliveryWorkerOptions, delivery: 
         'x-svc-event': delivery.event,
         'x-svc-delivery': delivery.id,
       },
-      { allowPrivate: options.allowPrivate, timeoutMs: options.timeoutMs ?? DELIVERY_TIMEOUT_MS },
+      { ...options.connect, allowPrivate: options.allowPrivate, timeoutMs: options.timeoutMs ?? DELIVERY_TIMEOUT_MS },
     );
   }
   const at = clock.now();

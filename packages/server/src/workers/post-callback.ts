@@ -1,7 +1,8 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
+import { callbackUrlProblem, isPublicAddress, normaliseHost } from './address-policy.js';
 
 /** DESIGN.md section 5: success is any 2xx within 10 s; redirects are not followed. */
 export const DELIVERY_TIMEOUT_MS = 10_000;
@@ -12,63 +13,58 @@ export interface PostResult {
   error: string | null;
 }
 
-/** Addresses a callback must never reach unless private callbacks are allowed (SSRF into the operator's network). */
-const PRIVATE = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) {
-  PRIVATE.addSubnet(net, prefix, 'ipv4');
-}
-for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-  ['::ffff:0:0', 96],
-  ['64:ff9b::', 96],
-] as const) {
-  PRIVATE.addSubnet(net, prefix, 'ipv6');
+/**
+ * How a delivery connects. Production sets only `allowPrivate` (from SVC_ALLOW_PRIVATE_CALLBACKS); the rest exist
+ * so tests can run the default policy end to end without sending traffic off the machine.
+ */
+export interface ConnectOptions {
+  allowPrivate: boolean;
+  /** Name resolution, all answers; defaults to `dns.lookup`. */
+  resolve?: (hostname: string) => Promise<LookupAddress[]>;
+  /**
+   * Test only: the address a policy-approved address is actually dialled at (a loopback receiver). It is called
+   * only after the policy approved the address, so a test can see what the policy let through.
+   */
+  dialApproved?: (approved: string) => string;
+  /** Test only: extra trusted certificate (a test receiver's self-signed one). */
+  ca?: string;
 }
 
-export function isPrivateAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 0) return true;
-  return PRIVATE.check(address, family === 4 ? 'ipv4' : 'ipv6');
-}
+const systemResolve = (hostname: string): Promise<LookupAddress[]> =>
+  new Promise((resolve, reject) => dnsLookup(hostname, { all: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))));
 
 /**
- * Resolves like dns.lookup but refuses private, loopback and link-local answers. Checking at connect time (not
- * when the URL was saved) also defeats DNS rebinding: the address checked is the address connected to.
+ * Resolves like dns.lookup but drops answers the policy refuses. Checking at connect time (not when the URL was
+ * saved) also defeats DNS rebinding: the address checked is the address connected to.
  */
-const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
-  dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
-    if (error) return callback(error, '', 0);
-    const list = (addresses as unknown as LookupAddress[]).filter((a) => !isPrivateAddress(a.address));
-    if (list.length === 0) {
-      return callback(Object.assign(new Error(`${hostname} resolves only to private addresses`), { code: 'EPRIVATE' }), '', 0);
-    }
-    if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
-    callback(null, list[0]!.address, list[0]!.family);
-  });
-};
+export function policyLookup(options: ConnectOptions): LookupFunction {
+  const resolve = options.resolve ?? systemResolve;
+  return (hostname, lookupOptions, callback) => {
+    resolve(hostname).then(
+      (answers) => {
+        const approved = options.allowPrivate ? answers : answers.filter((a) => isPublicAddress(a.address));
+        if (approved.length === 0) {
+          const error = Object.assign(new Error(`${hostname} resolves only to private or reserved addresses`), { code: 'EPRIVATE' });
+          return callback(error, '', 0);
+        }
+        const dialled = approved.map((a) => {
+          const address = options.dialApproved ? options.dialApproved(a.address) : a.address;
+          return { address, family: isIP(address) };
+        });
+        if ((lookupOptions as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, dialled);
+        callback(null, dialled[0]!.address, dialled[0]!.family);
+      },
+      (error: NodeJS.ErrnoException) => callback(error, '', 0),
+    );
+  };
+}
 
 /** POSTs one delivery attempt. Never throws: every outcome is a result. */
 export function postCallback(
   url: string,
   body: string,
   headers: Record<string, string>,
-  options: { allowPrivate: boolean; timeoutMs?: number },
+  options: ConnectOptions & { timeoutMs?: number },
 ): Promise<PostResult> {
   return new Promise((resolve) => {
     let target: URL;
@@ -77,14 +73,12 @@ export function postCallback(
     } catch {
       return resolve({ ok: false, status: null, error: 'invalid callback URL' });
     }
+    const problem = callbackUrlProblem(target, options.allowPrivate);
+    if (problem) return resolve({ ok: false, status: null, error: problem });
     const isHttps = target.protocol === 'https:';
-    if (!isHttps && !(options.allowPrivate && target.protocol === 'http:')) {
-      return resolve({ ok: false, status: null, error: 'callback URL must use https' });
-    }
-    const literal = target.hostname.replace(/^\[|\]$/g, '');
-    if (!options.allowPrivate && isIP(literal) && isPrivateAddress(literal)) {
-      return resolve({ ok: false, status: null, error: 'callback URL points to a private address' });
-    }
+    // An address literal is dialled without a lookup, so the policy (and a test's dial mapping) applies here.
+    const literal = normaliseHost(target.hostname);
+    const dialTarget = isIP(literal) !== 0 && options.dialApproved ? options.dialApproved(literal) : undefined;
     const send = isHttps ? httpsRequest : httpRequest;
     const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
     let settled = false;
@@ -98,9 +92,11 @@ export function postCallback(
       target,
       {
         method: 'POST',
-        headers: { ...headers, 'content-length': Buffer.byteLength(body).toString() },
-        ...(options.allowPrivate ? {} : { lookup: publicOnlyLookup }),
+        headers: { ...headers, host: target.host, 'content-length': Buffer.byteLength(body).toString() },
+        lookup: policyLookup(options),
         agent: false,
+        ...(dialTarget === undefined ? {} : { hostname: dialTarget }),
+        ...(options.ca === undefined ? {} : { ca: options.ca }),
       },
       (res: IncomingMessage) => {
         const status = res.statusCode ?? 0;

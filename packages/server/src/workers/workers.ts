@@ -1,6 +1,7 @@
 import type { Clock, Engine, Store } from '@svc/core';
 import type { Logger } from 'pino';
 import { deliverDue, workerId } from './delivery-worker.js';
+import type { ConnectOptions } from './post-callback.js';
 import { startPollLoop, type PollLoop } from './poll-loop.js';
 import { runQueuedTurns } from './turn-worker.js';
 
@@ -10,6 +11,8 @@ export interface WorkerOptions {
   clock: Clock;
   logger: Logger;
   allowPrivateCallbacks: boolean;
+  /** Test only: how deliveries resolve and dial (see ConnectOptions); production uses DNS and the real address. */
+  connect?: Omit<ConnectOptions, 'allowPrivate'>;
   pollMs?: number;
   turnConcurrency?: number;
   deliveryConcurrency?: number;
@@ -52,6 +55,7 @@ export function startWorkers(options: WorkerOptions): Workers {
         clock: options.clock,
         logger: options.logger,
         allowPrivate: options.allowPrivateCallbacks,
+        ...(options.connect ? { connect: options.connect } : {}),
         owner,
         concurrency: options.deliveryConcurrency ?? 16,
         ...(options.deliveryTimeoutMs === undefined ? {} : { timeoutMs: options.deliveryTimeoutMs }),

@@ -26,8 +26,8 @@ export function sessionOps(db: Db): SessionOps {
     async insertSession(session) {
       const rows = await db().query(
         `insert into sessions (widget_id, id, account_id, visitor_id, status, language, timezone, message_count, rating,
-           created_at, last_activity_at, expires_at, resolved_at, pending_form_id, identity_sub)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+           created_at, last_activity_at, expires_at, resolved_at, pending_form_id, identity_sub, creator_key_kind)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
          on conflict (widget_id, id) do nothing
          returning id`,
         [
@@ -46,6 +46,7 @@ export function sessionOps(db: Db): SessionOps {
           session.resolvedAt,
           session.pendingFormId,
           session.identitySub,
+          session.creatorKeyKind,
         ],
       );
       return { inserted: rows.length > 0 };

@@ -11,6 +11,15 @@ export function sessionContract(store: () => Store): void {
     expect(stored?.expiresAt).toBeInstanceOf(Date);
   });
 
+  it('records which kind of key created a session', async () => {
+    const byServer = makeSession({ creatorKeyKind: 'secret' });
+    const byWidget = makeSession({ creatorKeyKind: 'public' });
+    for (const session of [byServer, byWidget]) await store().insertSession(session);
+    expect((await store().getSession(byServer.widgetId, byServer.id))?.creatorKeyKind).toBe('secret');
+    expect((await store().getSession(byWidget.widgetId, byWidget.id))?.creatorKeyKind).toBe('public');
+    expect(await store().updateSession(byWidget.widgetId, byWidget.id, { messageCount: 1 })).toMatchObject({ creatorKeyKind: 'public' });
+  });
+
   it('round-trips a resolved, rated session with a pending form', async () => {
     const session = makeSession({
       status: 'resolved',
