@@ -128,7 +128,11 @@ export function createTurnRunner(ctx: EngineContext, options: TurnRunnerOptions)
       for (const waiter of watches.get(job.id)?.inline ?? []) if (waiter.state === 'taken') waiter.state = 'waiting';
       // Lost lease: the process that took the job over finishes it, and its end reaches waiters as an event. Any
       // other failure (the database went away mid-commit) leaves the job to be retaken after its lease.
-      if (!(error instanceof LeaseLostError)) {
+      if (error instanceof LeaseLostError) {
+        // Its end may already have been published while we still ran: read it now rather than at the next poll.
+        running.delete(job.id);
+        void settleFromStore(job.id);
+      } else {
         ctx.logger.error('turn job failed; it will be run again after its lease', { jobId: job.id, error: String(error) });
       }
     } finally {
