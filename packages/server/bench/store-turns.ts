@@ -1,9 +1,9 @@
 /**
  * The store's own turn transactions, called directly: what one turn costs the database with no HTTP, no engine
  * logic around it and no agent. The same transactions, in the same order and shape, as the engine's pipeline
- * (packages/core/src/engine/turns/accept.ts and run.ts): accept (session row locked, balance checked, job inserted
- * and claimed, session touched), start (the visitor's message enters the history), commit (reply, session update,
- * debit and ledger row, job done, turn event).
+ * (packages/core/src/engine/turns/accept.ts and run.ts) for a session with nothing queued: accept (session row
+ * locked, balance checked, job inserted and claimed, the visitor's message into the history, session touched), then
+ * commit (reply, session update, debit with its ledger row, job done, turn event).
  */
 import { defaultIds, flatCredits, type Session, type Store, type StoredMessage } from '@svc/core';
 import { runLoad, type LoadResult } from './load.js';
@@ -83,20 +83,19 @@ export async function storeTurns(
         finishedAt: null,
         error: null,
       };
-      // Accept.
+      // Accept, claimed at once (nothing queued on the session), so the turn starts here: the visitor's message too.
       await store.transaction(async (tx) => {
         const session = await tx.lockSession(widgetId, job.sessionId);
         const account = await tx.getAccount(accountId);
         if (!session || !account || account.balance <= 0) throw new Error('bench account or session missing');
         if (await tx.hasUnfinishedTurnJob(widgetId, job.sessionId)) throw new Error('bench session busy');
         await tx.insertTurnJob(job);
-        await tx.updateSession(widgetId, job.sessionId, { lastActivityAt: now, expiresAt: new Date(now.getTime() + 86_400_000) });
-      });
-      // Start.
-      await store.transaction(async (tx) => {
-        const session = (await tx.lockSession(widgetId, job.sessionId))!;
         await tx.insertMessage(message(session, job.userMessageId, session.messageCount + 1, 'user'));
-        await tx.updateSession(widgetId, job.sessionId, { messageCount: session.messageCount + 1 });
+        await tx.updateSession(widgetId, job.sessionId, {
+          lastActivityAt: now,
+          expiresAt: new Date(now.getTime() + 86_400_000),
+          messageCount: session.messageCount + 1,
+        });
       });
       // Commit.
       await store.transaction(async (tx) => {
@@ -104,8 +103,7 @@ export async function storeTurns(
         if (!(await tx.finishTurnJob(job.id, { status: 'done', error: null, at: new Date(), owner }))) throw new Error('lease lost');
         await tx.insertMessage(message(session, job.replyMessageId, session.messageCount + 1, 'assistant'));
         await tx.updateSession(widgetId, job.sessionId, { messageCount: session.messageCount + 1, pendingFormId: null, status: 'active', resolvedAt: null });
-        await tx.debitAccount(accountId, 1);
-        await tx.insertLedgerEntry({
+        await tx.chargeAccount({
           id: defaultIds.random('led'),
           accountId,
           operation: 'message.turn',

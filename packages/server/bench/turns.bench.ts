@@ -2,7 +2,7 @@
  * `pnpm bench` (turns): one run, every figure comparable with the others of the same run.
  *
  * For each database (PGlite, embedded; PostgreSQL when SVC_BENCH_DATABASE_URL or SVC_TEST_DATABASE_URL is set):
- *   - the store's own turn transactions (accept, start, commit) called directly: the database's ceiling;
+ *   - the store's own turn transactions (accept, commit) called directly: the database's ceiling;
  *   - sync turns through the real HTTP server with an instant agent;
  *   - callback turns through HTTP: 202 latency, and turns completed per second (reply committed);
  *   - stream turns (time to first delta and to completion), when this build has the streaming route;
@@ -209,7 +209,7 @@ console.log(`\nTurns, ${CONCURRENCY} concurrent clients (one session each), ${DU
 console.log(`${'measurement'.padEnd(50)} ${'per s'.padStart(8)} ${'p50 ms'.padStart(9)} ${'p99 ms'.padStart(9)} ${'vs echo'.padStart(9)}`);
 console.log(row('baseline: bare Hono JSON echo (HTTP)', echo, echo));
 for (const r of results) {
-  console.log(row(`${r.name}: store accept+start+commit, called directly`, r.store, echo));
+  console.log(row(`${r.name}: store accept+commit, called directly`, r.store, echo));
   console.log(row(`${r.name}: sync turns via HTTP (instant agent)`, r.sync, echo));
   console.log(row(`${r.name}: callback turns via HTTP (202)`, r.callbackAccepted, echo));
   if (r.stream) {
