@@ -250,6 +250,22 @@ create index deliveries_by_account on deliveries (account_id, created_at desc, i
 `;
 
 /**
+ * The durable turn pipeline (DESIGN.md section 3a): every turn, sync and stream included, is a job that carries the
+ * visitor's message until its turn starts, and turn idempotency records point at their job.
+ *
+ * - Jobs queued by version 2 were callback jobs whose visitor message is already in the history: they keep mode
+ *   `callback` and an empty `content`, and the turn's start finds their message by id.
+ * - `turn_jobs_by_reply` makes the fixed reply id unique: a turn re-run after a crash still has one reply.
+ */
+const turnPipeline = /* sql */ `
+alter table turn_jobs add column mode text not null default 'callback' check (mode in ('sync', 'stream', 'callback'));
+alter table turn_jobs add column content text not null default '';
+alter table turn_jobs add column answers jsonb;
+create unique index turn_jobs_by_reply on turn_jobs (reply_message_id);
+alter table idempotency_records add column job_id text;
+`;
+
+/**
  * Field hardening (issue 10).
  *
  * - `sessions.creator_key_kind`: sessions a server key created are never reachable with a public key. Existing
@@ -280,6 +296,6 @@ create index api_keys_public_origins on api_keys using gin (allowed_origins json
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', sql: initial },
   { version: 2, name: 'callbacks_and_identity', sql: callbacksAndIdentity },
-  // Version 3 is the turn pipeline's (another branch); versions are assigned per branch so they merge cleanly.
+  { version: 3, name: 'turn_pipeline', sql: turnPipeline },
   { version: 4, name: 'field_hardening', sql: fieldHardening },
 ];

@@ -48,15 +48,19 @@ export function isVisibleTo(principal: Principal, session: Session): boolean {
   return principal.kind !== 'public' || session.creatorKeyKind === 'public';
 }
 
-/** The session as of now: expiry is applied on access and persisted, so reads and the sweep agree. */
+/**
+ * The session as of now: expiry is applied on access and persisted, so reads and the sweep agree. With `lock`, read
+ * with its row locked for the rest of `store`'s transaction.
+ */
 export async function loadSession(
   ctx: EngineContext,
   widget: Widget,
   sessionId: string,
   principal: Principal | null,
   store: StoreOps = ctx.store,
+  lock = false,
 ): Promise<Session> {
-  const stored = await store.getSession(widget.id, sessionId);
+  const stored = lock ? await store.lockSession(widget.id, sessionId) : await store.getSession(widget.id, sessionId);
   if (!stored || stored.accountId !== widget.accountId || (principal && !isVisibleTo(principal, stored))) {
     throw new SvcError('session_not_found', `Session ${sessionId} was not found on widget ${widget.id}.`);
   }
@@ -69,8 +73,8 @@ export async function loadSession(
 }
 
 /** 402 before any work (spec 7): balance exhausted or payment overdue. */
-export async function requireCredits(ctx: EngineContext, accountId: string): Promise<Account> {
-  const account = await ctx.store.getAccount(accountId);
+export async function requireCredits(ctx: EngineContext, accountId: string, store: StoreOps = ctx.store): Promise<Account> {
+  const account = await store.getAccount(accountId);
   if (!account) throw new SvcError('invalid_api_key', 'The account of this API key no longer exists.');
   if (account.status === 'overdue') {
     throw new SvcError('insufficient_credits', 'Payment for this account is overdue; settle it in the console to continue.');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { zeroCredits } from '../credits.js';
-import { completedPayload, failedPayload } from '../engine/callback-turns.js';
+import { completedPayload, failedPayload } from '../engine/turns/payloads.js';
 import { SvcError } from '../errors.js';
 import type { TurnJob } from '../store/callback-store.js';
 import { messageCompletedEventSchema, messageFailedEventSchema } from './callback.js';

@@ -2,6 +2,7 @@ import type { Session, StoredMessage, VisitorContext } from '../domain.js';
 import { chunkDocument } from './chunking.js';
 import { createMemoryCallbackOps } from './memory-callback-ops.js';
 import { createMemoryGuardOps } from './memory-guard-ops.js';
+import type { TurnEvent } from './callback-store.js';
 import { searchMemoryKnowledge } from './memory-search.js';
 import type { MemoryState } from './memory-state.js';
 import { byCreation, compareIds, copy, copyOrNull, definedOnly, duplicate, key } from './memory-tables.js';
@@ -11,10 +12,13 @@ import type { SessionPatch, StoreOps } from './store.js';
  * The Store operations over in-memory tables. Each body runs synchronously, so each operation is atomic on its own;
  * isolation from open transactions is the caller's job (see memory-store.ts).
  */
-export function createMemoryOps(state: MemoryState): StoreOps {
+export function createMemoryOps(state: MemoryState, publish: (event: TurnEvent) => void): StoreOps {
   return {
     ...createMemoryCallbackOps(state),
     ...createMemoryGuardOps(state),
+    async publishTurnEvent(event) {
+      publish(event);
+    },
 
     async insertAccount(account) {
       if (state.accounts.has(account.id)) throw duplicate('account', account.id);
@@ -45,6 +49,15 @@ export function createMemoryOps(state: MemoryState): StoreOps {
     async insertLedgerEntry(entry) {
       if (state.ledger.has(entry.id)) throw duplicate('ledger entry', entry.id);
       state.ledger.set(entry.id, copy(entry));
+    },
+    async chargeAccount(entry) {
+      const account = state.accounts.get(entry.accountId);
+      if (!account) return null;
+      if (state.ledger.has(entry.id)) throw duplicate('ledger entry', entry.id);
+      const balance = account.balance - entry.total;
+      state.accounts.set(entry.accountId, { ...account, balance });
+      state.ledger.set(entry.id, copy(entry));
+      return balance;
     },
     async listLedgerEntries(accountId, limit) {
       const entries = [...state.ledger.values()].filter((entry) => entry.accountId === accountId);
@@ -151,6 +164,9 @@ export function createMemoryOps(state: MemoryState): StoreOps {
       return { inserted: true };
     },
     async getSession(widgetId, sessionId) {
+      return copyOrNull(state.sessions.get(key(widgetId, sessionId)));
+    },
+    async lockSession(widgetId, sessionId) {
       return copyOrNull(state.sessions.get(key(widgetId, sessionId)));
     },
     async updateSession(widgetId, sessionId, patch) {

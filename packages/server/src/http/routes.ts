@@ -28,6 +28,7 @@ import {
 import { healthSchema, RESPONSE_SCHEMAS as R } from '../openapi/components.js';
 import { docsPageHtml } from '../openapi/docs-page.js';
 import type { AppEnv } from './auth.js';
+import { turnIdempotency } from './idempotency.js';
 
 /**
  * THE ROUTE TABLE: every endpoint of the HTTP app, once. `createApp` mounts each entry on Hono (with its
@@ -186,7 +187,9 @@ export const ROUTES: readonly Route[] = [
     body: { schema: sendMessageRequestSchema, required: true },
     responses: TURN_RESPONSES,
     errors: [...KEYED, ...JSON_POST, ...SESSION, ...TURN],
-    handler: ({ engine, principal, params, body }) => engine.sendMessage(principal, params.widgetId!, params.sessionId!, body),
+    // The Idempotency-Key is recorded in the transaction that accepts the turn (DESIGN.md section 3a).
+    handler: async ({ engine, principal, params, body, c }) =>
+      engine.sendMessage(principal, params.widgetId!, params.sessionId!, body, undefined, { idempotency: await turnIdempotency(c) }),
   },
   {
     method: 'get',
@@ -217,7 +220,9 @@ export const ROUTES: readonly Route[] = [
     body: { schema: formSubmissionRequestSchema, required: true },
     responses: TURN_RESPONSES,
     errors: [...KEYED, ...JSON_POST, ...SESSION, ...TURN, 'form_rejected'],
-    handler: ({ engine, principal, params, body }) => engine.submitForm(principal, params.widgetId!, params.sessionId!, body),
+    // The Idempotency-Key is recorded in the transaction that accepts the turn (DESIGN.md section 3a).
+    handler: async ({ engine, principal, params, body, c }) =>
+      engine.submitForm(principal, params.widgetId!, params.sessionId!, body, undefined, { idempotency: await turnIdempotency(c) }),
   },
   {
     method: 'post',
