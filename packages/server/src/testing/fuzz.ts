@@ -263,6 +263,9 @@ export function generateRequest(random: () => number, target: FuzzTarget): FuzzR
     body = pick(['{}', 'null', '[]', '{"a":1}']);
     headers['Content-Type'] = 'application/json';
   }
+  // Framed explicitly: Node's client sends a GET or HEAD body unframed otherwise, and the server would rightly read
+  // those bytes as a malformed next request (a client artefact, not a server defect).
+  if (body !== undefined && headers['Transfer-Encoding'] === undefined) headers['Content-Length'] = String(Buffer.byteLength(body));
   if (body !== undefined && Buffer.byteLength(body) > 64 * 1024) traits.add('huge-body');
   if (typeof body === 'string' && body.includes('"stream"')) traits.add('stream');
   return { method, path, headers, ...(body === undefined ? {} : { body }), traits };
