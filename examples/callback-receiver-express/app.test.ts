@@ -7,7 +7,7 @@ import { createReceiverApp } from './app.js';
 
 const SECRET = 'whsec_example_secret';
 
-const reply: MessageCompletedEvent = {
+const reply: Omit<MessageCompletedEvent, 'deliveryId'> = {
   event: 'message.completed',
   messageId: 'msg_01',
   sessionId: 'sess_01',
@@ -24,14 +24,16 @@ const reply: MessageCompletedEvent = {
 
 /** A delivery as the Svc server sends it, signed with the receiver's secret. */
 async function signedPost(options: { deliveryId: string; secondsAgo?: number; body?: string }): Promise<RequestInit> {
-  const body = options.body ?? JSON.stringify(reply);
+  // The delivery id travels in the signed body as well as in X-Svc-Delivery.
+  const signed = JSON.stringify({ ...reply, deliveryId: options.deliveryId });
+  const body = options.body ?? signed;
   const timestamp = Math.floor(Date.now() / 1000) - (options.secondsAgo ?? 0);
   return {
     method: 'POST',
     body,
     headers: {
       'Content-Type': 'application/json',
-      'X-Svc-Signature': await signCallback(SECRET, timestamp, JSON.stringify(reply)),
+      'X-Svc-Signature': await signCallback(SECRET, timestamp, signed),
       'X-Svc-Timestamp': String(timestamp),
       'X-Svc-Event': reply.event,
       'X-Svc-Delivery': options.deliveryId,
@@ -59,7 +61,7 @@ describe('examples/callback-receiver-express', () => {
     // A retry: same delivery id, fresh timestamp and signature.
     expect((await fetch(url, await signedPost({ deliveryId: 'dlv_1' }))).status).toBe(204);
     await vi.waitFor(() => expect(received).toHaveLength(1));
-    expect(received[0]).toMatchObject({ deliveryId: 'dlv_1', event: reply });
+    expect(received[0]).toMatchObject({ deliveryId: 'dlv_1', event: { ...reply, deliveryId: 'dlv_1' } });
   });
 
   it('answers 400 to a tampered delivery and does not handle it', async () => {

@@ -11,7 +11,8 @@ export interface ReceiverOptions {
 
 export function createReceiverApp({ secret, onEvent }: ReceiverOptions): Hono {
   const app = new Hono();
-  // Retries of one delivery share its X-Svc-Delivery id. A Set is enough for a demo; in production use a unique
+  // Retries of one delivery share its id (`deliveryId`, read from the signed body, so a replay cannot pose as a new
+  // delivery). A Set is enough for a demo; in production use a unique
   // key in your database, so restarts and several instances agree on what was handled.
   const handled = new Set<string>();
 

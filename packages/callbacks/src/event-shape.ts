@@ -47,6 +47,7 @@ function arrayOf(item: Check): Check {
 
 const messageCompleted = object({
   event: exactly('message.completed'),
+  deliveryId: string,
   messageId: string,
   sessionId: string,
   widgetId: string,
@@ -68,6 +69,7 @@ const messageCompleted = object({
 
 const messageFailed = object({
   event: exactly('message.failed'),
+  deliveryId: string,
   messageId: exactly(null),
   sessionId: string,
   widgetId: string,

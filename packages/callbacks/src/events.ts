@@ -43,6 +43,8 @@ export interface CallbackForm {
 /** `message.completed` (spec 6): the AI reply to a callback-mode message or form submission is ready. */
 export interface MessageCompletedEvent {
   event: 'message.completed';
+  /** The delivery's id, inside the signed body: de-duplicate on it (equal to the X-Svc-Delivery header). */
+  deliveryId: string;
   messageId: string;
   sessionId: string;
   widgetId: string;
@@ -61,6 +63,8 @@ export interface MessageCompletedEvent {
 /** `message.failed` (DESIGN.md 5): processing failed; the user's message is stored, no reply was produced. */
 export interface MessageFailedEvent {
   event: 'message.failed';
+  /** The delivery's id, inside the signed body: de-duplicate on it (equal to the X-Svc-Delivery header). */
+  deliveryId: string;
   messageId: null;
   sessionId: string;
   widgetId: string;
@@ -76,9 +80,10 @@ export type CallbackEventName = CallbackEvent['event'];
 export interface VerifiedCallback {
   event: CallbackEvent;
   /**
-   * `X-Svc-Delivery`: the same on every retry of one delivery. Retries happen when your 2xx did not arrive in
-   * time, so record it and skip ids already handled. It is not covered by the signature: it de-duplicates
-   * retries, while replays are bounded by the timestamp tolerance.
+   * The delivery id: the same on every retry of one delivery. Retries happen when your 2xx did not arrive in time,
+   * so record it (a unique key) and skip ids already handled. It is read from the signed body (`event.deliveryId`)
+   * and must equal the X-Svc-Delivery header, so a captured delivery replayed under a new id is rejected rather
+   * than passing your de-duplication.
    */
   deliveryId: string;
   /** `X-Svc-Timestamp`, Unix seconds of this attempt. */

@@ -72,7 +72,16 @@ export async function verifyResolved(delivery: CallbackDelivery, options: Resolv
   const timestamp = parseTimestamp(headers.timestamp);
   await assertSignature(options, headers.timestamp, body, signatures);
   assertFresh(options, timestamp);
-  return { event: parseCallbackEvent(decodeBody(body), headers.event), deliveryId: headers.delivery, timestamp };
+  const event = parseCallbackEvent(decodeBody(body), headers.event);
+  if (event.deliveryId !== headers.delivery) {
+    // The header is not signed; the body is. A different header id is a replay dressed up as a new delivery.
+    throw new CallbackVerificationError(
+      'invalid_body',
+      `The X-Svc-Delivery header says "${truncate(headers.delivery)}" but the signed body says "${truncate(event.deliveryId)}": ` +
+        'a captured delivery was replayed under a new id, or something rewrote the headers. Reject it.',
+    );
+  }
+  return { event, deliveryId: event.deliveryId, timestamp };
 }
 
 function readDeliveryHeaders(headers: CallbackHeaders): Record<keyof typeof CALLBACK_HEADERS, string> {

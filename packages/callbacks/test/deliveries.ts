@@ -11,6 +11,7 @@ export const NOW = new Date(NOW_SECONDS * 1000);
 
 export const completedEvent: MessageCompletedEvent = {
   event: 'message.completed',
+  deliveryId: 'dlv_01',
   messageId: 'msg_01',
   sessionId: 'sess_01',
   widgetId: 'wgt_01',
@@ -26,6 +27,7 @@ export const completedEvent: MessageCompletedEvent = {
 
 export const failedEvent: MessageFailedEvent = {
   event: 'message.failed',
+  deliveryId: 'dlv_01',
   messageId: null,
   sessionId: 'sess_01',
   widgetId: 'wgt_01',
@@ -40,7 +42,8 @@ export interface SignedDelivery {
 export async function signedDelivery(
   options: { event?: object; body?: string; secret?: string; timestamp?: number; eventHeader?: string; deliveryId?: string } = {},
 ): Promise<SignedDelivery> {
-  const event = options.event ?? completedEvent;
+  // The delivery id is in the signed body too; a test naming one gets it in both places unless it passes its own body.
+  const event = options.event ?? (options.deliveryId === undefined ? completedEvent : { ...completedEvent, deliveryId: options.deliveryId });
   const body = options.body ?? JSON.stringify(event);
   const timestamp = options.timestamp ?? NOW_SECONDS;
   return {
@@ -49,7 +52,7 @@ export async function signedDelivery(
       'X-Svc-Signature': await signCallback(options.secret ?? SECRET, timestamp, body),
       'X-Svc-Timestamp': String(timestamp),
       'X-Svc-Event': options.eventHeader ?? (event as { event: string }).event,
-      'X-Svc-Delivery': options.deliveryId ?? 'dlv_01',
+      'X-Svc-Delivery': options.deliveryId ?? (event as { deliveryId?: string }).deliveryId ?? 'dlv_01',
     },
   };
 }

@@ -51,7 +51,7 @@ describe('callbackMiddleware over a real Express server', () => {
     const base = await listen(app);
     const response = await deliver(base, await signedDelivery({ deliveryId: 'dlv_express' }));
     expect(response.status).toBe(204);
-    expect(received).toEqual([{ event: completedEvent, deliveryId: 'dlv_express', timestamp: NOW_SECONDS }]);
+    expect(received).toEqual([{ event: { ...completedEvent, deliveryId: 'dlv_express' }, deliveryId: 'dlv_express', timestamp: NOW_SECONDS }]);
     // The rest of the app keeps its JSON parsing.
     const other = await fetch(`${base}/other`, { method: 'POST', body: '{"a":1}', headers: { 'Content-Type': 'application/json' } });
     expect(await other.json()).toEqual({ parsed: { a: 1 } });

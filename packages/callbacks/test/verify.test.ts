@@ -74,6 +74,16 @@ describe('verifyCallback: every rejection has its reason and a message with the 
     ]);
   });
 
+  it('rejects a genuine body replayed under another X-Svc-Delivery id: the signed deliveryId rules (issue 10)', async () => {
+    const genuine = await signedDelivery({ deliveryId: 'dlv_original' });
+    const replayed = { body: genuine.body, headers: { ...genuine.headers, 'X-Svc-Delivery': 'dlv_fresh_for_dedup' } };
+    await expect(verifyCallback(replayed, { secret: SECRET, now: NOW })).rejects.toMatchObject({
+      reason: 'invalid_body',
+      message: expect.stringContaining('dlv_original'),
+    });
+    await expect(verifyCallback(genuine, { secret: SECRET, now: NOW })).resolves.toMatchObject({ deliveryId: 'dlv_original' });
+  });
+
   it.each(['X-Svc-Signature', 'X-Svc-Timestamp', 'X-Svc-Event', 'X-Svc-Delivery'])('missing_header: %s', async (header) => {
     const delivery = await signedDelivery();
     const headers: Record<string, string> = { ...delivery.headers };
@@ -352,7 +362,7 @@ describe('verifyCallback: inputs as frameworks hand them over', () => {
 describe('safeVerifyCallback', () => {
   it('returns ok: true with the event, delivery id and timestamp', async () => {
     const result = await safeVerifyCallback(await signedDelivery({ deliveryId: 'dlv_42' }), options);
-    expect(result).toEqual({ ok: true, event: completedEvent, deliveryId: 'dlv_42', timestamp: NOW_SECONDS });
+    expect(result).toEqual({ ok: true, event: { ...completedEvent, deliveryId: 'dlv_42' }, deliveryId: 'dlv_42', timestamp: NOW_SECONDS });
   });
 
   it('returns ok: false with the error for a rejected delivery', async () => {

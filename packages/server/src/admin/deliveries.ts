@@ -1,4 +1,5 @@
 import { SvcError, type Delivery, type Store } from '@svc/core';
+import { redactCredentials } from '../workers/address-policy.js';
 
 /** What `svc deliveries list` shows: never the payload (it holds conversation content). */
 export function describeDelivery(d: Delivery): Record<string, unknown> {
@@ -7,7 +8,7 @@ export function describeDelivery(d: Delivery): Record<string, unknown> {
     event: d.event,
     status: d.status,
     attempts: d.attempts,
-    url: d.url,
+    url: redactCredentials(d.url),
     sessionId: d.sessionId,
     messageId: d.messageId,
     lastStatus: d.lastStatus,

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore, isSvcError } from '@svc/core';
 import { createAccount } from './accounts.js';
-import { createApiKey, rotateCallbackSecret } from './keys.js';
+import { createApiKey, describeKey, rotateCallbackSecret } from './keys.js';
+import { describeDelivery } from './deliveries.js';
+import { makeApiKey, makeDelivery } from '@svc/core/testing';
 
 async function refusal(callbackUrl: string, allowPrivateCallbacks = false): Promise<string | undefined> {
   const store = createMemoryStore();
@@ -36,6 +38,14 @@ describe('server keys with callback URLs', () => {
       expect(await refusal(url)).toBeUndefined();
     },
   );
+
+  it('never lists the password of a callback URL saved before credentials were refused (issue 10)', () => {
+    const legacy = 'https://hooks:s3cret-pass@hooks.example.com/svc';
+    expect(JSON.stringify(describeKey(makeApiKey({ callbackUrl: legacy })))).not.toContain('s3cret-pass');
+    expect(describeKey(makeApiKey({ callbackUrl: legacy })).callbackUrl).toBe('https://***@hooks.example.com/svc');
+    expect(JSON.stringify(describeDelivery(makeDelivery({ url: legacy })))).not.toContain('s3cret-pass');
+    expect(describeKey(makeApiKey({ callbackUrl: 'https://hooks.example.com/svc' })).callbackUrl).toBe('https://hooks.example.com/svc');
+  });
 
   it('accepts public https URLs, and private ones only when allowed', async () => {
     expect(await refusal('https://hooks.example.com/svc')).toBeUndefined();

@@ -1,4 +1,4 @@
-import { callbackUrlProblem } from '../workers/address-policy.js';
+import { callbackUrlProblem, redactCredentials } from '../workers/address-policy.js';
 import {
   defaultIds,
   randomBase62,
@@ -95,7 +95,7 @@ export function describeKey(key: ApiKey): Record<string, unknown> {
     kind: key.kind,
     prefix: key.prefix,
     scopes: key.scopes,
-    callbackUrl: key.callbackUrl,
+    callbackUrl: redactCredentials(key.callbackUrl),
     replyFormat: key.replyFormat,
     widgetId: key.widgetId,
     allowedOrigins: key.allowedOrigins,

@@ -70,6 +70,24 @@ describe('callback mode (spec 4.2, 6)', () => {
     expect(ledger.find((e) => e.operation === 'message.turn')?.messageId).toBe(body.messageId);
   });
 
+  it('signs the delivery id with the body, so a replay under a new X-Svc-Delivery id is rejected (issue 10)', async () => {
+    const h = await createHarness({ config: { allowPrivateCallbacks: true }, agent: createScriptedAgent(() => ({ content: 'once' })) });
+    const receiver = await startReceiver();
+    cleanups.push(receiver.close);
+    const { key, secret } = await withCallbacks(h, receiver.url);
+    const id = await h.session();
+    await h.post(`${h.base}/${id}/messages`, { content: 'hi', response_type: 'callback' }, { key });
+    const [delivery] = await receiver.waitFor(1);
+    const body = JSON.parse(delivery!.body);
+    expect(body).toMatchObject({ event: 'message.completed', deliveryId: delivery!.headers['x-svc-delivery'] });
+    expect(Object.keys(body).slice(0, 2)).toEqual(['event', 'deliveryId']);
+    const genuine = await verifyCallback({ body: delivery!.body, headers: delivery!.headers }, { secret });
+    expect(genuine.deliveryId).toBe(body.deliveryId);
+    // The captured delivery, replayed within the tolerance under a fresh id to slip past de-duplication.
+    const replay = { ...delivery!.headers, 'x-svc-delivery': 'dlv_attackerchosen00000000' };
+    await expect(verifyCallback({ body: delivery!.body, headers: replay }, { secret })).rejects.toMatchObject({ reason: 'invalid_body' });
+  });
+
   it('answers 400 callback_not_configured for a key without a callback URL, storing nothing', async () => {
     const h = await createHarness();
     const id = await h.session();
@@ -140,6 +158,7 @@ describe('callback mode (spec 4.2, 6)', () => {
     const verified = await verifyCallback({ body: delivery!.body, headers: delivery!.headers }, { secret });
     expect(verified.event).toEqual({
       event: 'message.failed',
+      deliveryId: delivery!.headers['x-svc-delivery'],
       messageId: null,
       sessionId: id,
       widgetId: h.widget.id,

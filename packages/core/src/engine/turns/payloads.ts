@@ -16,15 +16,17 @@ export function delivery(
   messageId: string | null,
 ): Delivery {
   const now = ctx.clock.now();
+  const id = ctx.ids.random('dlv');
   return {
-    id: ctx.ids.random('dlv'),
+    id,
     accountId: target.accountId,
     keyId: target.keyId,
     widgetId: target.widgetId,
     sessionId: target.sessionId,
     messageId,
     event,
-    payload: JSON.stringify(body),
+    // The id goes in the signed body too (beside X-Svc-Delivery), so a replay cannot pose as a new delivery.
+    payload: JSON.stringify(withDeliveryId(body, id)),
     url,
     status: 'pending',
     attempts: 0,
@@ -36,6 +38,12 @@ export function delivery(
     createdAt: now,
     deliveredAt: null,
   };
+}
+
+/** `{ event, deliveryId, …rest }`: the id right after the event name, where a reader of the body looks first. */
+function withDeliveryId(body: object, deliveryId: string): object {
+  const { event, ...rest } = body as { event?: unknown };
+  return { event, deliveryId, ...rest };
 }
 
 /** The `message.completed` body of spec 6. */
