@@ -17,3 +17,4 @@ export {
   makeTurnJob,
   makeWidget,
 } from './fixtures.js';
+export { craftToken, KNOWN_ANSWER } from './identity-vectors.js';
