@@ -155,3 +155,4 @@ export {
   verifyIdentityToken,
 } from './identity-token.js';
 export type { IdentityTokenClaims, IdentityTokenFailure, VerifyIdentityTokenOptions } from './identity-token.js';
+export { ENGLISH_STOPWORDS, STOPWORDS, stemEnglish } from './text-terms.js';

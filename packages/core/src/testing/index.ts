@@ -18,3 +18,4 @@ export {
   makeWidget,
 } from './fixtures.js';
 export { craftToken, KNOWN_ANSWER } from './identity-vectors.js';
+export { CALLBACK_SIGNATURE_VECTORS } from '../signing.vectors.js';
