@@ -129,6 +129,19 @@ describe('text PostgreSQL cannot store (these answered 500)', () => {
   });
 });
 
+describe('CORS preflights with malformed ids (found by the fuzz run: 500)', () => {
+  it.each(['%E0%A4%A', '%ED%A0%80'])('refuses a preflight for widget %s with 403 JSON', async (widget) => {
+    const h = await createHarness();
+    await createPublicKey(h.store, { widgetId: h.widget.id, origins: ['https://shop.example'] });
+    const res = await h.request('OPTIONS', `/widgets/${widget}/conversations`, undefined, {
+      key: null,
+      headers: { Origin: 'https://shop.example', 'Access-Control-Request-Method': 'POST' },
+    });
+    expect(res.status).toBe(403);
+    expect(res.body.error.code).toBe('origin_not_allowed');
+  });
+});
+
 describe('response headers', () => {
   it('puts Cache-Control: no-store on session and history reads (they were cacheable)', async () => {
     const h = await createHarness();

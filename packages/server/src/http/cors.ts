@@ -14,9 +14,11 @@ export function cors(store: Store): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const origin = c.req.header('origin');
     if (c.req.method === 'OPTIONS' && origin && c.req.header('access-control-request-method')) {
-      const widgetId = /^\/widgets\/([^/]+)/.exec(c.req.path)?.[1];
+      const encoded = /^\/widgets\/([^/]+)/.exec(c.req.path)?.[1];
+      // A malformed escape (`%E0%A4%A`) names no widget: refused like one no key allows, not a 500.
+      const widgetId = encoded === undefined ? undefined : safeDecode(encoded);
       const keys = (await store.listApiKeys()).filter(
-        (k) => k.kind === 'public' && k.revokedAt === null && (widgetId === undefined || k.widgetId === decodeURIComponent(widgetId)),
+        (k) => k.kind === 'public' && k.revokedAt === null && (encoded === undefined || k.widgetId === widgetId),
       );
       if (!keys.some((k) => k.allowedOrigins.includes(origin))) {
         throw new SvcError('origin_not_allowed', `Origin ${origin} is not allowed to call this API.`);
@@ -40,4 +42,12 @@ export function cors(store: Store): MiddlewareHandler<AppEnv> {
       c.res.headers.append('Vary', 'Origin');
     }
   };
+}
+
+function safeDecode(value: string): string | null {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return null;
+  }
 }
