@@ -39,6 +39,10 @@ describe('examples/mount-express', () => {
     });
     expect(created.status).toBe(201);
     const { data } = (await created.json()) as { data: { sessionId: string } };
+    // Location is relative to the request URL, so it points under /chat-api although the API never sees the prefix.
+    const location = new URL(created.headers.get('location')!, created.url);
+    expect(location.pathname).toBe(`/chat-api/widgets/${widgetId}/conversations/${data.sessionId}`);
+    expect((await fetch(location, { headers })).status).toBe(200);
     const reply = await fetch(`${base}/chat-api/widgets/${widgetId}/conversations/${data.sessionId}/messages`, {
       method: 'POST',
       headers,

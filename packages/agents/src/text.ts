@@ -1,4 +1,4 @@
-import { STOPWORDS } from './stopwords.js';
+import { stemEnglish, STOPWORDS } from '@svc/core';
 
 /**
  * Folds text for matching: lower case, accents removed (`Tschüß` → `tschuss`, `adiós` → `adios`), every run
@@ -31,30 +31,8 @@ export function contentTerms(text: string): string[] {
   return [...new Set(contentWords(text))];
 }
 
-/**
- * Light suffix stripping (plurals, -ing, -ed, final e) so that `sizes` meets `size`, `shipping` meets `ship` and
- * `returned` meets `return`. English-leaning; the plural rule also serves French and Spanish (`expéditions`).
- */
-export function stem(word: string): string {
-  let result = word;
-  if (result.length <= 3) return result;
-  if (result.endsWith('ies') && result.length > 4) result = `${result.slice(0, -3)}y`;
-  else if (/(?:x|z|ch|sh|ss)es$/.test(result)) result = result.slice(0, -2);
-  else if (result.endsWith('s') && !/(?:ss|us|is)$/.test(result)) result = result.slice(0, -1);
-  if (result.endsWith('ing') && result.length > 5) result = undouble(result.slice(0, -3));
-  else if (result.endsWith('ed') && result.length > 4) {
-    const base = result.slice(0, -2);
-    // `speed` and `need` are not past tenses: what remains needs a vowel and no trailing e.
-    if (/[aeiouy]/.test(base) && !base.endsWith('e')) result = undouble(base);
-  }
-  return result.endsWith('e') && result.length > 3 ? result.slice(0, -1) : result;
-}
-
-/** `shipp` → `ship`; doubled l, s and z stay (`fall`, `miss`, `buzz`). */
-function undouble(word: string): string {
-  const last = word.at(-1);
-  return last !== undefined && word.at(-2) === last && /[bcdfghjkmnpqrtvw]/.test(last) ? word.slice(0, -1) : word;
-}
+/** The project's one stemmer (in @svc/core, shared with the memory store's ranking). */
+export const stem = stemEnglish;
 
 /** Whether two folded words are the same term once their inflection is stripped. */
 export function sameTerm(a: string, b: string): boolean {

@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { signCallback, verifyCallback } from '@svc/callbacks';
-// Temporary: these vectors are meant to come from '@svc/core/testing', whose index (owned elsewhere) does not exist
-// yet. Switch this import to '@svc/core/testing' once it re-exports CALLBACK_SIGNATURE_VECTORS.
-import { CALLBACK_SIGNATURE_VECTORS } from '../../core/src/signing.vectors.js';
+import { CALLBACK_SIGNATURE_VECTORS } from '@svc/core/testing';
 
 /** The same vectors test the server's signer in @svc/core: signer and verifier cannot drift apart unnoticed. */
 describe('known-answer vectors shared with the server’s signer', () => {

@@ -150,3 +150,17 @@ export type {
 export { widgetConfigSchema, widgetThemeSchema } from './schemas/widget.js';
 export type { WidgetConfig } from './schemas/widget.js';
 export { messageCompletedEventSchema, messageFailedEventSchema } from './schemas/callback.js';
+export {
+  DEFAULT_CLOCK_TOLERANCE_SECONDS,
+  IDENTITY_TOKEN_ALGORITHM,
+  IdentityTokenError,
+  MAX_IDENTITY_TOKEN_LIFETIME_SECONDS,
+  MIN_SECRET_BYTES,
+  epochSeconds,
+  identitySecretBytes,
+  isIdentityTokenError,
+  isValidIdentitySub,
+  verifyIdentityToken,
+} from './identity-token.js';
+export type { IdentityTokenClaims, IdentityTokenFailure, VerifyIdentityTokenOptions } from './identity-token.js';
+export { ENGLISH_STOPWORDS, STOPWORDS, stemEnglish } from './text-terms.js';

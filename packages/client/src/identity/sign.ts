@@ -2,11 +2,11 @@ import { SignJWT } from 'jose';
 import {
   epochSeconds,
   IDENTITY_TOKEN_ALGORITHM,
-  isValidSub,
+  identitySecretBytes,
+  isValidIdentitySub,
   MAX_IDENTITY_TOKEN_LIFETIME_SECONDS,
-  secretKey,
   type IdentityTokenClaims,
-} from './claims.js';
+} from '@svc/core';
 
 export interface CreateIdentityTokenOptions {
   /** The widget's identity secret (at least 32 bytes). */
@@ -44,8 +44,8 @@ export async function createIdentityToken(options: CreateIdentityTokenOptions): 
   if (!Number.isInteger(ttlSeconds) || ttlSeconds < 1 || ttlSeconds > MAX_IDENTITY_TOKEN_LIFETIME_SECONDS) {
     throw new RangeError(`ttlSeconds must be a whole number of seconds from 1 to ${MAX_IDENTITY_TOKEN_LIFETIME_SECONDS} (24 h), got ${ttlSeconds}.`);
   }
-  if (!isValidSub(options.sub)) throw new TypeError('sub must be 1-255 printable characters.');
-  const key = secretKey(options.secret);
+  if (!isValidIdentitySub(options.sub)) throw new TypeError('sub must be 1-255 printable characters.');
+  const key = identitySecretBytes(options.secret);
   const iat = epochSeconds(options.now ?? new Date());
   const claims: IdentityTokenClaims = {
     sub: options.sub,

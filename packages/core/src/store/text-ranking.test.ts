@@ -10,6 +10,10 @@ describe('tokenize', () => {
   it('keeps words as they are for other languages', () => {
     expect(tokenize('Livrez-vous au Canada ?', 'fr-CA')).toEqual(['livrez', 'vous', 'au', 'canada']);
   });
+
+  it("drops the same English stopwords the local agent ignores (one list, in core)", () => {
+    expect(tokenize('Please tell me about your shipping')).toEqual(['ship']);
+  });
 });
 
 describe('stemEnglish', () => {
@@ -23,6 +27,8 @@ describe('stemEnglish', () => {
     ['speed', 'speed'],
     ['falling', 'fall'],
     ['status', 'status'],
+    // The agents' copy kept `use` where this one made `us`: one stemmer now, the agents' rule.
+    ['uses', 'use'],
   ])('%s → %s', (word, stem) => {
     expect(stemEnglish(word)).toBe(stem);
   });

@@ -19,3 +19,5 @@ export {
 } from './fixtures.js';
 export { agentReply, createEngineHarness, echoAgent } from './engine-harness.js';
 export type { EngineHarness } from './engine-harness.js';
+export { craftToken, KNOWN_ANSWER } from './identity-vectors.js';
+export { CALLBACK_SIGNATURE_VECTORS } from '../signing.vectors.js';

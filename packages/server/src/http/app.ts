@@ -113,8 +113,10 @@ function runRoute(route: Route, services: Pick<RouteCall, 'engine' | 'store' | '
     const result = await route.handler({ ...services, c, principal: c.get('principal'), params: c.req.param(), body, query: c.req.query() });
     if (result instanceof Response) return result;
     if (result.status === 201 && route.location) {
-      const path = new URL(c.req.url).pathname.replace(/\/$/, '');
-      c.header('Location', `${path}/${encodeURIComponent(route.location(result.data as never))}`);
+      // Relative to the request's URL (RFC 9110 10.2.2), so it stays right when the app is mounted under a prefix
+      // it cannot see (Express strips it): POST …/conversations answers `conversations/sess_…`.
+      const collection = c.req.path.split('/').at(-1)!;
+      c.header('Location', `${collection}/${encodeURIComponent(route.location(result.data as never))}`);
     }
     return 'pagination' in result ? sendPage(c, result) : sendResult(c, result);
   };

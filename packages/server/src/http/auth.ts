@@ -1,6 +1,15 @@
 import type { MiddlewareHandler } from 'hono';
-import { verifyIdentityToken, isIdentityTokenError } from '@svc/client/identity';
-import { sha256Hex, SvcError, type ApiKey, type Clock, type IdentityClaims, type Principal, type Store } from '@svc/core';
+import {
+  isIdentityTokenError,
+  sha256Hex,
+  SvcError,
+  verifyIdentityToken,
+  type ApiKey,
+  type Clock,
+  type IdentityClaims,
+  type Principal,
+  type Store,
+} from '@svc/core';
 
 export type AppEnv = {
   Variables: {

@@ -129,6 +129,19 @@ describe('text PostgreSQL cannot store (these answered 500)', () => {
   });
 });
 
+describe('CORS preflights with malformed ids (found by the fuzz run: 500)', () => {
+  it.each(['%E0%A4%A', '%ED%A0%80'])('refuses a preflight for widget %s with 403 JSON', async (widget) => {
+    const h = await createHarness();
+    await createPublicKey(h.store, { widgetId: h.widget.id, origins: ['https://shop.example'] });
+    const res = await h.request('OPTIONS', `/widgets/${widget}/conversations`, undefined, {
+      key: null,
+      headers: { Origin: 'https://shop.example', 'Access-Control-Request-Method': 'POST' },
+    });
+    expect(res.status).toBe(403);
+    expect(res.body.error.code).toBe('origin_not_allowed');
+  });
+});
+
 describe('response headers', () => {
   it('puts Cache-Control: no-store on session and history reads (they were cacheable)', async () => {
     const h = await createHarness();
@@ -147,11 +160,14 @@ describe('response headers', () => {
     const created = await h.post(h.base, { visitorId: 'v1' });
     expect(created.status).toBe(201);
     const location = created.headers.get('location')!;
-    expect(location).toBe(`${h.base}/${created.body.data.sessionId}`);
-    expect((await h.get(location)).body.data.sessionId).toBe(created.body.data.sessionId);
+    // Relative to the request URL, so it also holds under a mount prefix the app cannot see.
+    expect(location).toBe(`conversations/${created.body.data.sessionId}`);
+    const resolved = new URL(location, `http://api.example${h.base}`).pathname;
+    expect(resolved).toBe(`${h.base}/${created.body.data.sessionId}`);
+    expect((await h.get(resolved)).body.data.sessionId).toBe(created.body.data.sessionId);
 
     const kb = await h.post('/knowledge-bases', { name: 'Spring' }, { key: await h.newKey(['knowledge:write']) });
-    expect(kb.headers.get('location')).toBe(`/knowledge-bases/${kb.body.data.id}`);
+    expect(new URL(kb.headers.get('location')!, 'http://api.example/knowledge-bases').pathname).toBe(`/knowledge-bases/${kb.body.data.id}`);
     const resumed = await h.post(h.base, { visitorId: 'v1', sessionId: created.body.data.sessionId });
     expect(resumed.status).toBe(200);
     expect(resumed.headers.get('location')).toBeNull();

@@ -215,7 +215,10 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions = {}): Json
         RateLimitRemaining: { description: 'Requests left in the current window.', schema: { type: 'integer', minimum: 0 } },
         RateLimitReset: { description: 'Seconds until the window resets.', schema: { type: 'integer', minimum: 0 } },
         NoStore: { description: 'Always `no-store`: conversations and keyed answers must not be cached.', schema: { type: 'string', enum: ['no-store'] } },
-        Location: { description: 'The path of the resource just created.', schema: { type: 'string' } },
+        Location: {
+          description: 'The resource just created, relative to the request URL (`conversations/sess_…` for `POST …/conversations`), so it holds under any mount path.',
+          schema: { type: 'string', format: 'uri-reference' },
+        },
       },
     },
   };

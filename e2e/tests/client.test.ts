@@ -1,7 +1,7 @@
 import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, isSvcApiError, type SvcApiError, type SvcClient } from './index.js';
-import { startLiveServer, type LiveServer } from './testing/live-server.js';
+import { createClient, isSvcApiError, type SvcApiError, type SvcClient } from '@svc/client';
+import { startLiveServer, type LiveServer } from '../support/live-server.js';
 
 // The client against the real service over a real socket: every endpoint, and the errors a caller meets.
 describe('client against a real server', () => {
