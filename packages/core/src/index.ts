@@ -117,6 +117,7 @@ export type {
   DeliveryAttempt,
   DeliveryStatus,
   TurnClaim,
+  TurnCommit,
   TurnEvent,
   TurnJob,
   TurnJobStatus,

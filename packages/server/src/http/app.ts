@@ -112,6 +112,8 @@ function runRoute(route: Route, services: Pick<RouteCall, 'engine' | 'store' | '
     else if (route.method !== 'get') await readJsonBody(c);
     const result = await route.handler({ ...services, c, principal: c.get('principal'), params: c.req.param(), body, query: c.req.query() });
     if (result instanceof Response) return result;
+    // A turn answered from its Idempotency-Key record (the engine recognised the repeat) says so, as other replays do.
+    if ('replayed' in result && result.replayed) c.header('Idempotent-Replayed', 'true');
     if (result.status === 201 && route.location) {
       // Relative to the request's URL (RFC 9110 10.2.2), so it stays right when the app is mounted under a prefix
       // it cannot see (Express strips it): POST …/conversations answers `conversations/sess_…`.
