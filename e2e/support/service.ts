@@ -35,6 +35,12 @@ export interface Service {
   identitySecret: string;
   /** Makes the agent wait before its next replies until the returned function is called (a slow model). */
   hold(): () => void;
+  /** Stops answering: the socket is closed, so the browser's requests are refused (the service is down). */
+  stop(): Promise<void>;
+  /** Listens again on the same port, with the same store (the service is back). */
+  start(): Promise<void>;
+  /** The visitor messages stored for a session, oldest first. */
+  userMessages(sessionId: string): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -95,7 +101,9 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   const widget = await setWidgetForms(store, created.id, DEMO_FORMS);
   const { key: publicKey } = await createPublicKey(store, { widgetId: widget.id, origins: [options.pageOrigin] });
 
-  const server = await listen(runtime, { port: 0, host: '127.0.0.1', sweepIntervalMs: 60_000 });
+  const listenOptions = { host: '127.0.0.1', sweepIntervalMs: 60_000 };
+  let server: Awaited<ReturnType<typeof listen>> | null = await listen(runtime, { port: 0, ...listenOptions });
+  const { port } = server;
   return {
     url: server.url,
     store,
@@ -103,8 +111,19 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     publicKey,
     identitySecret: currentIdentitySecret(widget),
     hold,
+    async stop() {
+      await server?.close();
+      server = null;
+    },
+    async start() {
+      server ??= await listen(runtime, { port, ...listenOptions });
+    },
+    async userMessages(sessionId) {
+      const stored = await store.listMessages({ widgetId: widget.id, sessionId, limit: 1000 });
+      return stored.filter((item) => item.role === 'user').map((item) => item.content);
+    },
     async close() {
-      await server.close();
+      await server?.close();
       await store.close();
     },
   };

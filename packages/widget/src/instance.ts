@@ -85,8 +85,16 @@ export function createInstance(options: InstanceOptions): WidgetInstance {
     }
   };
   const unsubscribe = store.subscribe(draw);
-  const online = (): void => store.set({ online: true });
+  // Back online, or back in a tab the visitor left while the service was away: send what waits at once.
+  const online = (): void => {
+    store.set({ online: true });
+    conversation.retryNow();
+  };
   const offline = (): void => store.set({ online: false });
+  const visible = (): void => {
+    const kind = store.get().problem?.kind;
+    if (!document.hidden && (kind === 'unreachable' || kind === 'offline')) conversation.retryNow();
+  };
   const attach = (): void => {
     mounted = mount(options.kind, options.container ?? document.body);
     draw();
@@ -94,6 +102,7 @@ export function createInstance(options: InstanceOptions): WidgetInstance {
 
   window.addEventListener('online', online);
   window.addEventListener('offline', offline);
+  document.addEventListener('visibilitychange', visible);
   // An async script in <head> may run before <body> exists.
   if (options.container || document.body) attach();
   else document.addEventListener('DOMContentLoaded', attach, { once: true });
@@ -116,6 +125,7 @@ export function createInstance(options: InstanceOptions): WidgetInstance {
       unsubscribe();
       window.removeEventListener('online', online);
       window.removeEventListener('offline', offline);
+      document.removeEventListener('visibilitychange', visible);
       document.removeEventListener('DOMContentLoaded', attach);
       mounted?.unmount();
       options.onDestroyed();

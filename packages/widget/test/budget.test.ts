@@ -8,8 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { expect, it } from 'vitest';
 
-/** DESIGN.md 7: widget.js ≤ 20 KB gzip, read as 20,000 bytes at gzip's best level (gzip -9). */
-const BUDGET_BYTES = 20_000;
+/** DESIGN.md 7 (revised): everything ≤ 25 KB gzip, read as 25,000 bytes at gzip's best level (gzip -9). */
+const BUDGET_BYTES = 25_000;
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
 const vite = join(dirname(createRequire(import.meta.url).resolve('vite/package.json')), 'bin', 'vite.js');
 

@@ -55,11 +55,9 @@ export function App({ kind, fullscreen, state, conversation, appearance, setOpen
   const { style, position } = themeStyle(state, appearance);
   const bubble = kind === 'bubble';
   const title = state.config?.name || t.chat;
-  const blocked =
-    state.typing ||
-    !state.online ||
-    state.problem?.kind === 'unavailable' ||
-    (state.problem?.retryAt !== undefined && state.problem.retryAt > Date.now());
+  // Everything else queues in the outbox (a reply pending, offline, the service away, rate limited): only a key
+  // the service refuses for good makes sending pointless.
+  const blocked = state.problem?.kind === 'unavailable' && !state.problem.retry;
 
   return (
     <div

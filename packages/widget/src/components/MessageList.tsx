@@ -23,17 +23,19 @@ export function MessageList({ state, conversation, locale, t }: MessageListProps
           <Markdown text={config.greeting} />
         </div>
       )}
-      {messages.map(({ key, role, content, failed, products, forms }) => [
+      {messages.map(({ key, role, content, status, products, forms }) => [
         <div
           key={key}
           part={`message message-${role}`}
           class={role === 'user' ? 'message user brand' : 'message'}
           data-testid="svc-message"
           data-role={role}
+          data-state={status ?? 'sent'}
         >
           {/* Replies are Markdown; what the visitor typed is shown exactly as typed. */}
           {role === 'assistant' ? <Markdown text={content} /> : content}
-          {failed && <b> · {t.notSent}</b>}
+          {status === 'failed' && <b> · {t.notSent}</b>}
+          {status === 'queued' && <i> · {t.queued}</i>}
         </div>,
         products.length > 0 && (
           <div key={`${key}p`} part="products" class="products">
