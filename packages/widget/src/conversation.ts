@@ -37,6 +37,8 @@ export interface ConversationOptions {
   signal: AbortSignal;
   /** The previous visitor's `identify()` payload must not follow a new visitor. */
   forgetIdentity(): void;
+  /** The loader's own read of `/widget/config`, used instead of a second request (read again if it failed). */
+  prefetchedConfig?: Promise<WidgetConfig> | undefined;
 }
 
 export interface Conversation {
@@ -144,14 +146,17 @@ export function createConversation(options: ConversationOptions): Conversation {
     return next;
   };
 
+  let prefetched = options.prefetchedConfig;
+  const fetchConfig = (): Promise<WidgetConfig> => api<Envelope<WidgetConfig>>('GET', '/widget/config').then(({ body }) => body.data);
   const config = (): Promise<WidgetConfig> =>
-    (configRequest ??= api<Envelope<WidgetConfig>>('GET', '/widget/config').then(
-      ({ body }) => {
-        set({ config: body.data });
-        return body.data;
+    (configRequest ??= (prefetched ? prefetched.catch(fetchConfig) : fetchConfig()).then(
+      (data) => {
+        set({ config: data });
+        return data;
       },
       (error: unknown) => {
         configRequest = null;
+        prefetched = undefined;
         throw error;
       },
     ));

@@ -20,14 +20,15 @@ function read(key: string): string | null {
 }
 
 function write(key: string, value: string | null): void {
+  // The in-memory copy holds only what storage refused, so clearing storage (`reset()` from the loader, whose
+  // copy of this module is not the panel's) never leaves a stale copy here.
+  memory.delete(key);
   try {
     if (value === null) localStorage.removeItem(key);
     else localStorage.setItem(key, value);
   } catch {
-    // The in-memory copy below is what this page uses.
+    if (value !== null) memory.set(key, value);
   }
-  if (value === null) memory.delete(key);
-  else memory.set(key, value);
 }
 
 const sessionKey = (apiKey: string): string => `${STORAGE_PREFIX}session:${apiKey}`;
@@ -68,6 +69,9 @@ export function loadOutbox(apiKey: string, visitorId: string): PendingMessage[] 
     return [];
   }
 }
+
+/** Whether any visitor left messages unsent with this key (the loader then loads the panel at once). */
+export const hasOutbox = (apiKey: string): boolean => read(outboxKey(apiKey)) !== null;
 
 export function saveOutbox(apiKey: string, visitorId: string, items: PendingMessage[]): void {
   write(outboxKey(apiKey), items.length ? JSON.stringify({ visitorId, items }) : null);

@@ -1,13 +1,18 @@
+import { render } from 'preact';
 import { createApi } from './api.js';
+import type { WidgetConfig } from './api-types.js';
 import { initialChatState } from './chat-state.js';
 import type { Appearance } from './config-validation.js';
 import { createConversation } from './conversation.js';
 import { VISITOR_ID, type VisitorDetails } from './identify-validation.js';
 import { createIdentityTokens } from './identity-tokens.js';
-import { mount, type Mounted } from './mount.js';
+import { App } from './components/App.js';
 import { randomId } from './random-id.js';
 import { loadVisitorId, saveVisitorId } from './storage.js';
+import type { Shell } from './shell.js';
 import { createStore } from './store.js';
+import { adoptStyles } from './stylesheet.js';
+import css from './styles.css?inline';
 import type { BubbleInstance, IdentityTokenProvider } from './types.js';
 
 export interface InstanceOptions {
@@ -30,8 +35,12 @@ export interface WidgetInstance extends BubbleInstance {
   tokenSourceChanged(): void;
 }
 
-/** Everything one widget on the page owns, and the one place that releases it all on `destroy()`. */
-export function createInstance(options: InstanceOptions): WidgetInstance {
+/**
+ * Everything one widget on the page owns past the launcher, and the one place that releases it all on `destroy()`.
+ * The loader made `shell` (host, shadow root, launcher) and started reading `config`.
+ */
+export function createInstance(options: InstanceOptions & { shell: Shell; config: Promise<WidgetConfig> }): WidgetInstance {
+  const { shell } = options;
   const bubble = options.kind === 'bubble';
   const abort = new AbortController();
   const store = createStore(initialChatState(!bubble));
@@ -53,37 +62,43 @@ export function createInstance(options: InstanceOptions): WidgetInstance {
     tokens,
     signal: abort.signal,
     forgetIdentity: options.forgetIdentity,
+    prefetchedConfig: options.config,
   });
 
   let destroyed = false;
-  let mounted: Mounted | null = null;
   let shown = -1;
 
   const setOpen = (open: boolean): void => {
     if (destroyed || !bubble || store.get().open === open) return;
-    const focused = mounted?.shadow.activeElement;
+    const focused = shell.shadow.activeElement;
     // Read before closing: once the panel is hidden the browser has already moved focus away.
-    const focusInPanel = !!focused && focused.getAttribute('part') !== 'launcher';
+    const focusInPanel = !!focused && focused !== shell.launcher;
     store.set({ open });
-    const part = (name: string): HTMLElement | null | undefined => mounted?.shadow.querySelector<HTMLElement>(`[part~=${name}]`);
+    shell.setOpen(open);
+    const part = (name: string): HTMLElement | null => shell.shadow.querySelector<HTMLElement>(`[part~=${name}]`);
     if (open) {
       (part('input') ?? part('panel'))?.focus();
       void conversation.restore();
-    } else if (focusInPanel) part('launcher')?.focus();
+    } else if (focusInPanel) shell.launcher?.focus();
   };
 
+  let language = '';
   const draw = (): void => {
-    if (!mounted) return;
+    if (destroyed) return;
     const state = store.get();
-    mounted.draw({ kind: options.kind, fullscreen: !bubble && !options.container, state, conversation, appearance: options.appearance, setOpen });
+    // The launcher speaks the widget's language once it is known.
+    const spoken = state.config?.language || navigator.language;
+    if (spoken !== language) shell.theme(state.config?.theme, (language = spoken));
+    render(<App kind={options.kind} state={state} conversation={conversation} setOpen={setOpen} />, shell.slot);
     // Keep the latest message in view when one arrives or the typing indicator appears.
     const count = state.messages.length * 2 + Number(state.typing);
     if (count !== shown) {
       shown = count;
-      const list = mounted.shadow.querySelector('[part~=messages]');
+      const list = shell.shadow.querySelector('[part~=messages]');
       if (list) list.scrollTop = list.scrollHeight;
     }
   };
+  adoptStyles(shell.shadow, css);
   const unsubscribe = store.subscribe(draw);
   // Back online, or back in a tab the visitor left while the service was away: send what waits at once.
   const online = (): void => {
@@ -95,17 +110,10 @@ export function createInstance(options: InstanceOptions): WidgetInstance {
     const kind = store.get().problem?.kind;
     if (!document.hidden && (kind === 'unreachable' || kind === 'offline')) conversation.retryNow();
   };
-  const attach = (): void => {
-    mounted = mount(options.kind, options.container ?? document.body);
-    draw();
-  };
-
   window.addEventListener('online', online);
   window.addEventListener('offline', offline);
   document.addEventListener('visibilitychange', visible);
-  // An async script in <head> may run before <body> exists.
-  if (options.container || document.body) attach();
-  else document.addEventListener('DOMContentLoaded', attach, { once: true });
+  draw();
   conversation.start();
   if (!bubble) void conversation.restore();
 
@@ -126,8 +134,8 @@ export function createInstance(options: InstanceOptions): WidgetInstance {
       window.removeEventListener('online', online);
       window.removeEventListener('offline', offline);
       document.removeEventListener('visibilitychange', visible);
-      document.removeEventListener('DOMContentLoaded', attach);
-      mounted?.unmount();
+      render(null, shell.slot);
+      shell.remove();
       options.onDestroyed();
     },
     tokenSourceChanged: () => tokens.sourceChanged(),
