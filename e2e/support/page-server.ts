@@ -20,6 +20,8 @@ export interface PageServer {
   setPage(path: string, html: string, headers?: Record<string, string>): string;
   /** Serves a script of the site's own at `path`. */
   setScript(path: string, js: string): string;
+  /** Serves any file (an image, say) at `path`. */
+  setFile(path: string, body: Buffer, contentType: string): string;
   /** The site's session, which the identity endpoint reads (null: nobody signed in). */
   identity: { secret: string | null; user: SignedInUser | null; ttlSeconds: number };
   /** Every answer of the identity endpoint, oldest first. */
@@ -36,7 +38,7 @@ export const IDENTITY_PATH = '/api/svc-token';
  * server would, with `createIdentityToken`.
  */
 export async function startPageServer(): Promise<PageServer> {
-  const pages = new Map<string, { body: string; headers: Record<string, string> }>();
+  const pages = new Map<string, { body: string | Buffer; headers: Record<string, string> }>();
   const identity: PageServer['identity'] = { secret: null, user: null, ttlSeconds: 3600 };
   const issued: IssuedToken[] = [];
 
@@ -80,6 +82,10 @@ export async function startPageServer(): Promise<PageServer> {
     },
     setScript(path, js) {
       pages.set(path, { body: js, headers: { 'Content-Type': 'text/javascript; charset=utf-8' } });
+      return origin + path;
+    },
+    setFile(path, body, contentType) {
+      pages.set(path, { body, headers: { 'Content-Type': contentType } });
       return origin + path;
     },
     close: () =>

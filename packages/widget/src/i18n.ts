@@ -25,6 +25,7 @@ const KEYS = [
   'retry',
   'notSent',
   'queued',
+  'view',
   'submit',
   'choose',
   'required',
@@ -68,6 +69,7 @@ const en: Table = [
   'Try again', // retry
   'Not sent', // notSent
   'Waiting to send', // queued
+  'View product', // view
   'Submit', // submit
   'Choose…', // choose
   'Required.', // required
@@ -106,6 +108,7 @@ const fr: Table = [
   'Réessayer', // retry
   'Non envoyé', // notSent
   'En attente d’envoi', // queued
+  'Voir le produit', // view
   'Valider', // submit
   'Choisir…', // choose
   'Obligatoire.', // required
@@ -144,6 +147,7 @@ const de: Table = [
   'Erneut versuchen', // retry
   'Nicht gesendet', // notSent
   'Wartet auf Versand', // queued
+  'Produkt ansehen', // view
   'Absenden', // submit
   'Auswählen…', // choose
   'Pflichtfeld.', // required
@@ -182,6 +186,7 @@ const es: Table = [
   'Reintentar', // retry
   'No enviado', // notSent
   'Pendiente de envío', // queued
+  'Ver producto', // view
   'Enviar', // submit
   'Elegir…', // choose
   'Obligatorio.', // required

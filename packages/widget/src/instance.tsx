@@ -66,7 +66,28 @@ export function createInstance(options: InstanceOptions & { shell: Shell; config
   });
 
   let destroyed = false;
-  let shown = -1;
+  let shown = 0;
+
+  /** The panel covers the whole screen (a phone): the page behind must not scroll, the keyboard must not hide it. */
+  const fullScreen = (): boolean => bubble && matchMedia('(max-width: 480px)').matches;
+  let locked: [string, string] | null = null;
+  const lockPage = (lock: boolean): void => {
+    const { documentElement: html, body } = document;
+    if (lock && !locked && fullScreen()) {
+      locked = [html.style.overflow, body.style.overflow];
+      html.style.overflow = body.style.overflow = 'hidden';
+    } else if (!lock && locked) {
+      [html.style.overflow, body.style.overflow] = locked;
+      locked = null;
+    }
+  };
+  // With the on-screen keyboard up, the visual viewport is what is left of the screen: the panel fits into it.
+  const followViewport = (): void => {
+    const viewport = window.visualViewport;
+    if (!viewport || !locked) return;
+    shell.root.style.setProperty('--svc-vv-top', `${viewport.offsetTop}px`);
+    shell.root.style.setProperty('--svc-vv-height', `${viewport.height}px`);
+  };
 
   const setOpen = (open: boolean): void => {
     if (destroyed || !bubble || store.get().open === open) return;
@@ -75,14 +96,18 @@ export function createInstance(options: InstanceOptions & { shell: Shell; config
     const focusInPanel = !!focused && focused !== shell.launcher;
     store.set({ open });
     shell.setOpen(open);
+    lockPage(open);
+    followViewport();
     const part = (name: string): HTMLElement | null => shell.shadow.querySelector<HTMLElement>(`[part~=${name}]`);
     if (open) {
-      (part('input') ?? part('panel'))?.focus();
+      // On a touch screen, focusing the input would pop the keyboard up over the conversation: the panel takes focus.
+      (matchMedia('(pointer: coarse)').matches ? part('panel') : (part('input') ?? part('panel')))?.focus();
       void conversation.restore();
     } else if (focusInPanel) shell.launcher?.focus();
   };
 
   let language = '';
+  let last = '';
   const draw = (): void => {
     if (destroyed) return;
     const state = store.get();
@@ -90,13 +115,18 @@ export function createInstance(options: InstanceOptions & { shell: Shell; config
     const spoken = state.config?.language || navigator.language;
     if (spoken !== language) shell.theme(state.config?.theme, (language = spoken));
     render(<App kind={options.kind} state={state} conversation={conversation} setOpen={setOpen} />, shell.slot);
-    // Keep the latest message in view when one arrives or the typing indicator appears.
-    const count = state.messages.length * 2 + Number(state.typing);
-    if (count !== shown) {
-      shown = count;
-      const list = shell.shadow.querySelector('[part~=messages]');
-      if (list) list.scrollTop = list.scrollHeight;
-    }
+    const list = shell.shadow.querySelector<HTMLElement>('[part~=messages]');
+    const newest = state.messages[state.messages.length - 1];
+    const typingShown = state.typing && !shown;
+    shown = Number(state.typing);
+    if (!list || (newest?.key === last && !typingShown)) return;
+    const arrived = newest && newest.key !== last && newest.role === 'assistant';
+    last = newest?.key ?? '';
+    const start = arrived ? shell.shadow.querySelector(`[data-key="${newest.key}"]`) : null;
+    // A new reply is read from its start (a long one would otherwise show its end first); the visitor's message
+    // and the typing indicator keep the latest in view. Nothing else moves the list (the indicator going away).
+    if (start) list.scrollTop += start.getBoundingClientRect().top - list.getBoundingClientRect().top - 8;
+    else list.scrollTop = list.scrollHeight;
   };
   adoptStyles(shell.shadow, css);
   const unsubscribe = store.subscribe(draw);
@@ -113,6 +143,8 @@ export function createInstance(options: InstanceOptions & { shell: Shell; config
   window.addEventListener('online', online);
   window.addEventListener('offline', offline);
   document.addEventListener('visibilitychange', visible);
+  window.visualViewport?.addEventListener('resize', followViewport);
+  window.visualViewport?.addEventListener('scroll', followViewport);
   draw();
   conversation.start();
   if (!bubble) void conversation.restore();
@@ -134,6 +166,9 @@ export function createInstance(options: InstanceOptions & { shell: Shell; config
       window.removeEventListener('online', online);
       window.removeEventListener('offline', offline);
       document.removeEventListener('visibilitychange', visible);
+      window.visualViewport?.removeEventListener('resize', followViewport);
+      window.visualViewport?.removeEventListener('scroll', followViewport);
+      lockPage(false);
       render(null, shell.slot);
       shell.remove();
       options.onDestroyed();

@@ -22,6 +22,7 @@ export interface AppProps {
 export function App({ kind, state, conversation, setOpen }: AppProps): VNode {
   const language = state.config?.language || navigator.language || 'en';
   const t = stringsFor(language);
+  const rtl = /^(ar|he|fa|ur|ps|yi|dv|ckb)\b/i.test(language);
   const bubble = kind === 'bubble';
   const title = state.config?.name || t.chat;
   // Everything else queues in the outbox (a reply pending, offline, the service away, rate limited): only a key
@@ -36,6 +37,8 @@ export function App({ kind, state, conversation, setOpen }: AppProps): VNode {
       // A bubble's panel is a non-modal dialog; a chatbox is a region of the page (it may sit in a container).
       role={bubble ? 'dialog' : 'region'}
       aria-label={title}
+      lang={language}
+      dir={rtl ? 'rtl' : 'ltr'}
       tabIndex={-1}
       hidden={!state.open}
     >
