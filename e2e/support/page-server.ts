@@ -16,8 +16,12 @@ export interface IssuedToken {
 export interface PageServer {
   /** `http://127.0.0.1:<port>`: another origin than the API's (another port), so the widget's calls are real CORS. */
   origin: string;
-  /** Serves `html` at `path` (a test page of the site embedding the widget). */
-  setPage(path: string, html: string): string;
+  /** Serves `html` at `path` (a test page of the site embedding the widget), with extra headers (a CSP, say). */
+  setPage(path: string, html: string, headers?: Record<string, string>): string;
+  /** Serves a script of the site's own at `path`. */
+  setScript(path: string, js: string): string;
+  /** Serves any file (an image, say) at `path`. */
+  setFile(path: string, body: Buffer, contentType: string): string;
   /** The site's session, which the identity endpoint reads (null: nobody signed in). */
   identity: { secret: string | null; user: SignedInUser | null; ttlSeconds: number };
   /** Every answer of the identity endpoint, oldest first. */
@@ -34,7 +38,7 @@ export const IDENTITY_PATH = '/api/svc-token';
  * server would, with `createIdentityToken`.
  */
 export async function startPageServer(): Promise<PageServer> {
-  const pages = new Map<string, string>();
+  const pages = new Map<string, { body: string | Buffer; headers: Record<string, string> }>();
   const identity: PageServer['identity'] = { secret: null, user: null, ttlSeconds: 3600 };
   const issued: IssuedToken[] = [];
 
@@ -49,14 +53,14 @@ export async function startPageServer(): Promise<PageServer> {
       res.end(JSON.stringify({ token }));
       return;
     }
-    const html = req.method === 'GET' ? pages.get(path) : undefined;
-    if (html === undefined) {
+    const page = req.method === 'GET' ? pages.get(path) : undefined;
+    if (page === undefined) {
       res.writeHead(404, { 'Content-Type': 'text/plain' });
       res.end('not found');
       return;
     }
-    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
-    res.end(html);
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', ...page.headers });
+    res.end(page.body);
   }
 
   const server = createServer((req, res) => {
@@ -72,8 +76,16 @@ export async function startPageServer(): Promise<PageServer> {
     origin,
     identity,
     issued,
-    setPage(path, html) {
-      pages.set(path, html);
+    setPage(path, html, headers = {}) {
+      pages.set(path, { body: html, headers });
+      return origin + path;
+    },
+    setScript(path, js) {
+      pages.set(path, { body: js, headers: { 'Content-Type': 'text/javascript; charset=utf-8' } });
+      return origin + path;
+    },
+    setFile(path, body, contentType) {
+      pages.set(path, { body, headers: { 'Content-Type': contentType } });
       return origin + path;
     },
     close: () =>

@@ -21,6 +21,7 @@ export function embedPage(options: EmbedOptions): string {
 <html lang="en">
 <head>
 <meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Shop</title>
 <style>${options.css ?? 'body { margin: 0; font-family: sans-serif; }'}</style>
 <script>${options.script ?? ''}</script>

@@ -20,3 +20,10 @@ export function pixelDiff(a: Buffer, b: Buffer): PixelDiff {
   }
   return { width: left.width, height: left.height, differing };
 }
+
+/** A solid-colour PNG (a product picture for the tests). */
+export function solidPng(width: number, height: number, rgb: [number, number, number]): Buffer {
+  const png = new PNG({ width, height });
+  for (let i = 0; i < png.data.length; i += 4) png.data.set([...rgb, 255], i);
+  return PNG.sync.write(png);
+}

@@ -35,6 +35,12 @@ export interface Service {
   identitySecret: string;
   /** Makes the agent wait before its next replies until the returned function is called (a slow model). */
   hold(): () => void;
+  /** Stops answering: the socket is closed, so the browser's requests are refused (the service is down). */
+  stop(): Promise<void>;
+  /** Listens again on the same port, with the same store (the service is back). */
+  start(): Promise<void>;
+  /** The visitor messages stored for a session, oldest first. */
+  userMessages(sessionId: string): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -43,11 +49,40 @@ export interface Service {
  * demo knowledge base, so replies are the real ones: "Do you ship to Canada?" is answered from the shipping
  * page, "talk to sales" surfaces the demo form, "bye" ends the session.
  */
-const HOOKS: Record<string, ScriptedHandler> = {
-  'xss please': () => ({ content: XSS_MARKDOWN, products: XSS_PRODUCTS }),
-};
+function hooks(pageOrigin: string): Record<string, ScriptedHandler> {
+  return {
+    'xss please': () => ({ content: XSS_MARKDOWN, products: XSS_PRODUCTS }),
+    // A reply much taller than the panel, with a nested list.
+    'long please': () => ({ content: LONG_REPLY, products: [] }),
+    // Products listed in the text as well as returned as cards, with images of the site's own (issue 12, defect 6).
+    'tents please': () => ({
+      content: `Here is what I found in our catalogue: ${TENTS.map((tent) => `[${tent.name}](${tent.url}) ($${tent.price.toFixed(2)})`).join(', ')}.`,
+      products: TENTS.map((tent) => ({ ...tent, imageUrl: `${pageOrigin}/img/${tent.id}.png` })),
+    }),
+  };
+}
 
-function routingAgent(store: Store): { agent: Agent; hold(): () => void } {
+/** The first line of `LONG_REPLY`, which the visitor must see first. */
+export const LONG_REPLY_START = 'Start of the long answer.';
+const LONG_REPLY = [
+  LONG_REPLY_START,
+  '',
+  ...Array.from({ length: 30 }, (_, i) => `Paragraph ${i + 1}: our tents are tested in wind, rain and snow before they ship.\n`),
+  '- Tents',
+  '  - Trailhead 2',
+  '  - Ridge 3',
+  '- Boots',
+  '',
+  'End of the long answer.',
+].join('\n');
+
+export const TENTS = [
+  { id: 'trailhead-2', name: 'Trailhead 2 Tent', price: 249, currency: 'USD', url: 'https://shop.example/products/trailhead-2', description: 'Light.' },
+  { id: 'ridge-3', name: 'Ridge 3 Tent', price: 329, currency: 'USD', url: 'https://shop.example/products/ridge-3', description: 'Roomy for three, with two doors, two vestibules and a rain fly rated for storms.' },
+  { id: 'summit-4', name: 'Summit 4 Tent', price: 489, currency: 'USD', url: 'https://shop.example/products/summit-4', description: 'Four seasons.' },
+];
+
+function routingAgent(store: Store, HOOKS: Record<string, ScriptedHandler>): { agent: Agent; hold(): () => void } {
   const local = createLocalAgent({ knowledge: store });
   let gate: Promise<void> | null = null;
   const agent = createScriptedAgent(async (request) => {
@@ -74,7 +109,7 @@ function routingAgent(store: Store): { agent: Agent; hold(): () => void } {
  */
 export async function startService(options: ServiceOptions): Promise<Service> {
   const store = options.store === 'pglite' ? await createPgliteStore({}) : createMemoryStore();
-  const { agent, hold } = routingAgent(store);
+  const { agent, hold } = routingAgent(store, hooks(options.pageOrigin));
   const runtime = await createRuntime({
     config: { cursorSecret: 'e2e-cursor-secret-0123456789abcdef', syncTimeoutMs: 25_000, agentTimeoutMs: 120_000, publicRateLimitPerMinute: 100_000 },
     store,
@@ -95,7 +130,9 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   const widget = await setWidgetForms(store, created.id, DEMO_FORMS);
   const { key: publicKey } = await createPublicKey(store, { widgetId: widget.id, origins: [options.pageOrigin] });
 
-  const server = await listen(runtime, { port: 0, host: '127.0.0.1', sweepIntervalMs: 60_000 });
+  const listenOptions = { host: '127.0.0.1', sweepIntervalMs: 60_000 };
+  let server: Awaited<ReturnType<typeof listen>> | null = await listen(runtime, { port: 0, ...listenOptions });
+  const { port } = server;
   return {
     url: server.url,
     store,
@@ -103,8 +140,19 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     publicKey,
     identitySecret: currentIdentitySecret(widget),
     hold,
+    async stop() {
+      await server?.close();
+      server = null;
+    },
+    async start() {
+      server ??= await listen(runtime, { port, ...listenOptions });
+    },
+    async userMessages(sessionId) {
+      const stored = await store.listMessages({ widgetId: widget.id, sessionId, limit: 1000 });
+      return stored.filter((item) => item.role === 'user').map((item) => item.content);
+    },
     async close() {
-      await server.close();
+      await server?.close();
       await store.close();
     },
   };

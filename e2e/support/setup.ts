@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { collectPageErrors, launchBrowser, newContext } from './browser.js';
+import { collectPageErrors, launchBrowser, newContext, type Viewport } from './browser.js';
 import { embedPage, type EmbedOptions } from './pages.js';
 import { startPageServer, type PageServer } from './page-server.js';
 import { startService, type Service, type ServiceOptions } from './service.js';
@@ -26,7 +26,7 @@ export interface E2E {
   /** Publishes a page of the site embedding the widget with the test's public key; returns its URL. */
   embed(path: string, options?: Omit<EmbedOptions, 'api' | 'apiKey'>): string;
   /** A new visitor (fresh context) on `url`, closed after the test. */
-  visit(url: string, viewport?: { width: number; height: number }): Promise<Visit>;
+  visit(url: string, viewport?: Viewport): Promise<Visit>;
 }
 
 /**

@@ -72,7 +72,11 @@ describe('hostile replies and products', () => {
 
     // Not vacuous: the safe product still renders its link and image, and the payloads show as text.
     const safe = page.getByTestId('svc-product').last();
-    expect(await safe.locator('a').getAttribute('href')).toBe('https://shop.example/products/safe');
+    // Its name and its call to action both link to its page, and nothing else does.
+    expect(await safe.locator('a').evaluateAll((links) => links.map((link) => link.getAttribute('href')))).toEqual([
+      'https://shop.example/products/safe',
+      'https://shop.example/products/safe',
+    ]);
     expect(await safe.locator('img').getAttribute('src')).toBe('http://127.0.0.1:9/safe.png');
     const text = await w.messages.textContent();
     expect(text).toContain('<script>window.__xss=1</script>');

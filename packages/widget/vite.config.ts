@@ -1,25 +1,71 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { build, defineConfig, type InlineConfig, type Plugin } from 'vite';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+// Production JSX even when NODE_ENV says otherwise (a build started from the test runner, say).
+const oxc = { jsx: { runtime: 'automatic', importSource: 'preact', development: false } } as const;
 
 /**
- * Builds `dist/widget.js`: one classic script (IIFE) so a site can load it with a plain `<script async>` tag.
- * `src/web.ts` sets `window.Svc` itself (guarding against a second copy), so the IIFE assigns no global of its own.
+ * After the panel is written under a name derived from its content (`widget-assets/panel.<hash>.js`, so the
+ * server can cache it for good), builds the loader, `widget.js`, with that name inside.
+ */
+function loaderBuild(): Plugin {
+  let outDir = '';
+  let panel = '';
+  return {
+    name: 'svc-widget-loader',
+    apply: 'build',
+    configResolved(config) {
+      outDir = config.build.outDir;
+    },
+    writeBundle(_options, bundle) {
+      const entry = Object.values(bundle).find((file) => file.type === 'chunk' && file.isEntry);
+      panel = entry!.fileName.replace('widget-assets/', '');
+    },
+    async closeBundle() {
+      const loader: InlineConfig = {
+        configFile: false,
+        root,
+        logLevel: 'error',
+        oxc,
+        define: { __SVC_PANEL__: JSON.stringify(panel) },
+        build: {
+          outDir,
+          emptyOutDir: false,
+          target: 'es2022',
+          minify: true,
+          sourcemap: false,
+          lib: { entry: 'src/web.ts', name: 'Svc', formats: ['iife'], fileName: () => 'widget.js' },
+        },
+      };
+      await build(loader);
+    },
+  };
+}
+
+/**
+ * Builds the widget as DESIGN.md 7 splits it:
+ * - `dist/widget.js`, the loader: one classic script (IIFE) a site loads with a plain `<script async>` tag. It
+ *   defines `window.Svc`, draws the launcher and reads the config. `src/web.ts` sets `window.Svc` itself (guarding
+ *   against a second copy), so the IIFE assigns no global of its own.
+ * - `dist/widget-assets/panel.<hash>.js`, the panel: an ES module (Preact, conversation, Markdown, forms) that the
+ *   loader imports on the first open or when the browser is idle.
  */
 export default defineConfig({
-  root: fileURLToPath(new URL('.', import.meta.url)),
-  // Production JSX even when NODE_ENV says otherwise (a build started from the test runner, say).
-  oxc: { jsx: { runtime: 'automatic', importSource: 'preact', development: false } },
+  root,
+  oxc,
+  plugins: [loaderBuild()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
     target: 'es2022',
     minify: true,
     sourcemap: false,
-    lib: {
-      entry: 'src/web.ts',
-      name: 'Svc',
-      formats: ['iife'],
-      fileName: () => 'widget.js',
+    // Not library mode, whose ES output keeps its whitespace: the panel is minified as fully as the loader.
+    rolldownOptions: {
+      input: 'src/panel.tsx',
+      preserveEntrySignatures: 'strict',
+      output: { format: 'es', entryFileNames: 'widget-assets/panel.[hash].js' },
     },
   },
 });

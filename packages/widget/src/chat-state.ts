@@ -9,17 +9,24 @@ export interface ChatMessage {
   products: Product[];
   /** Forms surfaced by a reply received in this page view (history items carry none). */
   forms: SurfacedForm[];
-  /** A visitor message the service did not accept; the problem banner offers to retry it when that can help. */
-  failed?: boolean;
+  /**
+   * A visitor message not accepted yet: `sending` (in the outbox, going out now), `queued` (waiting for the
+   * service or the network to come back; retried automatically), `failed` (retrying cannot help by itself: the
+   * banner's retry sends it again). Absent once the service accepted it.
+   */
+  status?: 'sending' | 'queued' | 'failed';
+  /** When it was written (epoch ms): the history's `createdAt`, or the moment it was typed or arrived. */
+  at: number;
 }
 
 /** What the status banner shows. `retry` is null when trying again cannot help (a misconfigured key, say). */
 export interface Problem {
   /**
-   * Also the key of its text in `Strings`. `busy` is a 429; `unavailable` is a 402 (with a retry) or a key the
+   * Also the key of its text in `Strings`. `offline`: the browser says it has no network; `unreachable`: it has
+   * one but the service does not answer; `busy` is a 429; `unavailable` is a 402 (with a retry) or a key the
    * service refuses (without one: only the site's developer can fix that).
    */
-  kind: 'offline' | 'busy' | 'unavailable' | 'error';
+  kind: 'offline' | 'unreachable' | 'busy' | 'unavailable' | 'error';
   retry: (() => void) | null;
   /** 429: epoch ms before which retrying is pointless (from `Retry-After`). */
   retryAt?: number;

@@ -167,32 +167,123 @@ describe('failures', () => {
     expect(messages().map((message) => message.text)).toEqual(['Hi', 'Echo: Hi']);
   });
 
-  it('429: waits for Retry-After before allowing a retry', async () => {
+  it('429: says so, keeps the message waiting and sends it by itself after Retry-After', async () => {
     open();
     service.state.next.push({ status: 429, code: 'rate_limited', headers: { 'Retry-After': '1' } });
     send('Hi');
     await waitFor(() => expect(status()?.getAttribute('data-kind')).toBe('busy'));
     expect(status()!.textContent).toContain('Try again in 1 s.');
     expect(byTestId<HTMLButtonElement>('svc-retry').disabled).toBe(true);
-    expect(byTestId<HTMLButtonElement>('svc-send').disabled).toBe(true);
-    await waitFor(() => expect(byTestId<HTMLButtonElement>('svc-retry').disabled).toBe(false), { timeout: 2500 });
-    fireEvent.click(byTestId('svc-retry'));
-    await reply('Echo: Hi');
+    expect(byTestId('svc-message').getAttribute('data-state')).toBe('queued');
+    await reply('Echo: Hi', 2500);
+    const [first, second] = posts('/messages');
+    expect(second!.headers['idempotency-key']).toBe(first!.headers['idempotency-key']);
   });
 
-  it('offline: a failed request shows the offline state with a retry; the browser going offline blocks sending', async () => {
+  it('service unreachable while the browser is online: says so (not "offline"), retries by itself with the same key', async () => {
     open();
-    service.server.use(http.post(`${BASE}/widgets/:w/conversations`, () => HttpResponse.error(), { once: true }));
     send('Hi');
-    await waitFor(() => expect(status()?.getAttribute('data-kind')).toBe('offline'));
-    fireEvent.click(byTestId('svc-retry'));
+    await reply('Echo: Hi');
+    let refusedKey: string | null = null;
+    service.server.use(
+      http.post(
+        `${BASE}/widgets/:w/conversations/:s/messages`,
+        ({ request }) => {
+          refusedKey = request.headers.get('idempotency-key');
+          return HttpResponse.error();
+        },
+        { once: true },
+      ),
+    );
+    send('Still there?');
+    await waitFor(() => expect(status()?.getAttribute('data-kind')).toBe('unreachable'));
+    expect(status()!.textContent).toContain('cannot be reached');
+    expect(messages()[2]).toEqual({ role: 'user', text: 'Still there? · Waiting to send' });
+    await reply('Echo: Still there?', 2500);
+    expect(status()).toBeNull();
+    const keys = posts('/messages').map((request) => request.headers['idempotency-key']);
+    expect(keys).toHaveLength(2);
+    expect(refusedKey).toBeTruthy();
+    expect(keys[1]).toBe(refusedKey);
+    expect(messages().map((message) => message.text)).toEqual(['Hi', 'Echo: Hi', 'Still there?', 'Echo: Still there?']);
+  });
+
+  it('browser offline: says so, queues what is typed, and sends it when the browser is back online', async () => {
+    open();
+    send('Hi');
     await reply('Echo: Hi');
     vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
     window.dispatchEvent(new Event('offline'));
     await waitFor(() => expect(status()?.getAttribute('data-kind')).toBe('offline'));
-    expect(byTestId<HTMLButtonElement>('svc-send').disabled).toBe(true);
+    expect(byTestId<HTMLButtonElement>('svc-send').disabled).toBe(false);
+    send('Are you there?');
+    await waitFor(() => expect(messages()[2]?.text).toBe('Are you there? · Waiting to send'));
+    expect(posts('/messages')).toHaveLength(1);
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(true);
     window.dispatchEvent(new Event('online'));
-    await waitFor(() => expect(status()).toBeNull());
+    await reply('Echo: Are you there?');
+    expect(status()).toBeNull();
+    expect(posts('/messages')).toHaveLength(2);
+  });
+
+  it('keeps unsent messages across a reload and delivers each once, in order, with its first Idempotency-Key', async () => {
+    open();
+    send('Hi');
+    await reply('Echo: Hi');
+    service.server.use(http.post(`${BASE}/widgets/:w/conversations/:s/messages`, () => HttpResponse.error()));
+    send('First');
+    send('Second');
+    await waitFor(() => expect(messages().slice(2).map((message) => message.text)).toEqual(['First · Waiting to send', 'Second · Waiting to send']));
+    const stored = JSON.parse(storedKeys()[`svc-widget:outbox:${API_KEY}`]!) as { items: { content: string; idempotencyKey: string }[] };
+    expect(stored.items.map((item) => item.content)).toEqual(['First', 'Second']);
+    reload();
+    service.server.resetHandlers();
+    // The outbox goes out on the next page without waiting for the visitor to open the bubble.
+    const next = bubble(config);
+    current = next;
+    await waitFor(() => expect(posts('/messages').filter((request) => (request.body as { content: string }).content === 'Second').length).toBeGreaterThan(0), { timeout: 2000 });
+    next.open();
+    await reply('Echo: Second');
+    expect(messages().map((message) => message.text)).toEqual(['Hi', 'Echo: Hi', 'First', 'Echo: First', 'Second', 'Echo: Second']);
+    const delivered = posts('/messages').filter((request) => (request.body as { content: string }).content === 'Second');
+    expect(new Set(delivered.map((request) => request.headers['idempotency-key']))).toEqual(new Set([stored.items[1]!.idempotencyKey]));
+    expect(storedKeys()[`svc-widget:outbox:${API_KEY}`]).toBeUndefined();
+  });
+
+  it('Enter while a reply is pending queues the message instead of dropping it', async () => {
+    service.state.next.push({ processing: { content: 'Slow answer' }, afterPolls: 1 });
+    open();
+    send('Think hard');
+    await waitFor(() => byTestId('svc-typing'));
+    send('And another thing');
+    await reply('Slow answer', POLL_MS * 2);
+    await reply('Echo: And another thing');
+    expect(messages().map((message) => message.text)).toEqual(['Think hard', 'Slow answer', 'And another thing', 'Echo: And another thing']);
+  }, 10_000);
+
+  it('"Try again" sends every message that failed, not only the last', async () => {
+    open();
+    service.state.next.push({ status: 402, code: 'insufficient_credits' }, { status: 402, code: 'insufficient_credits' });
+    send('One');
+    await waitFor(() => expect(status()?.getAttribute('data-kind')).toBe('unavailable'));
+    send('Two');
+    await waitFor(() => expect(messages().map((message) => message.text)).toEqual(['One · Not sent', 'Two · Not sent']));
+    fireEvent.click(byTestId('svc-retry'));
+    await reply('Echo: Two');
+    expect(messages().map((message) => message.text)).toEqual(['One', 'Echo: One', 'Two', 'Echo: Two']);
+  });
+
+  it('reopening the bubble of a first visit does not show the conversation twice', async () => {
+    const widget = bubble(config);
+    current = widget;
+    widget.open();
+    send('Hi');
+    await reply('Echo: Hi');
+    widget.close();
+    widget.open();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(messages().map((message) => message.text)).toEqual(['Hi', 'Echo: Hi']);
+    expect(service.requests.filter((request) => request.method === 'GET' && request.url.includes('/messages'))).toHaveLength(0);
   });
 
   it('5xx: shows an error with a retry', async () => {

@@ -15,7 +15,7 @@ import type { ChatMessage, ChatState, Problem } from './chat-state.js';
 import type { VisitorDetails } from './identify-validation.js';
 import { plainText } from './markdown.js';
 import { randomId } from './random-id.js';
-import { clearStorage, loadSession, saveSession, saveVisitorId } from './storage.js';
+import { clearStorage, loadOutbox, loadSession, saveOutbox, saveSession, saveVisitorId, type PendingMessage } from './storage.js';
 import type { Store } from './store.js';
 import { warn } from './warn.js';
 
@@ -24,6 +24,8 @@ export const POLL_MS = 2000;
 const POLL_LIMIT_MS = 180_000;
 /** History pages followed at most (100 items each). */
 const MAX_PAGES = 50;
+/** Automatic retries of the outbox while the service is unreachable: 1 s, doubling, at most this far apart. */
+export const RETRY_MAX_MS = 8000;
 
 export interface ConversationOptions {
   api: Api;
@@ -35,6 +37,8 @@ export interface ConversationOptions {
   signal: AbortSignal;
   /** The previous visitor's `identify()` payload must not follow a new visitor. */
   forgetIdentity(): void;
+  /** The loader's own read of `/widget/config`, used instead of a second request (read again if it failed). */
+  prefetchedConfig?: Promise<WidgetConfig> | undefined;
 }
 
 export interface Conversation {
@@ -44,8 +48,13 @@ export interface Conversation {
   start(): void;
   /** Reloads the stored conversation once: on the first open of a bubble, at once for a chatbox. */
   restore(): Promise<void>;
-  /** Sends a visitor message (spec 4.2); ignored while a turn runs or once the conversation ended. */
+  /**
+   * Sends a visitor message (spec 4.2) through the outbox: kept in storage until the service accepts it, sent in
+   * order after the ones before it (so Enter while a reply is pending queues it). Ignored once the conversation ended.
+   */
   send(text: string): Promise<void>;
+  /** Sends the outbox now: the banner's retry, the browser coming back online, the tab becoming visible. */
+  retryNow(): void;
   /**
    * Submits a surfaced form (spec 4.3). Resolves with problems by question id (`form_rejected` names
    * `answers.<id>`; `''` when it names none), or null when accepted or when the banner shows the failure.
@@ -62,7 +71,7 @@ export interface Conversation {
   dispose(): void;
 }
 
-type Reply = Pick<MessageReply, 'messageId' | 'content' | 'products' | 'forms' | 'sessionEnded'>;
+type Reply = Pick<MessageReply, 'messageId' | 'content' | 'products' | 'forms' | 'sessionEnded'> & { createdAt?: string };
 interface Turn {
   path: '/messages' | '/form-submissions';
   body: Record<string, unknown>;
@@ -96,30 +105,58 @@ export function createConversation(options: ConversationOptions): Conversation {
   let generation = 0;
   let restored = false;
   let restoring: Promise<void> = Promise.resolve();
-  let busy = false;
+  /** Turns (messages and forms) go out one at a time, in order: each waits for the previous one's reply. */
+  let lane: Promise<unknown> = Promise.resolve();
+  /** The generation whose outbox is being sent, or -1: one sender at a time. */
+  let pumping = -1;
   let configRequest: Promise<WidgetConfig> | null = null;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
+  let resendTimer: ReturnType<typeof setTimeout> | undefined;
+  let backoff = 0;
+  /** One automatic new-visitor restart per `identity_mismatch` streak, so a refusal can never loop. */
+  let mismatchRetried = false;
   let keys = 0;
   const state = (): ChatState => store.get();
   const set = (patch: Partial<ChatState>): void => store.set(patch);
 
-  const message = (role: ChatMessage['role'], content: string, id: string | null = null, products: ChatMessage['products'] = [], forms: ChatMessage['forms'] = []): ChatMessage => ({
+  const message = (role: ChatMessage['role'], content: string, extra: Partial<ChatMessage> = {}): ChatMessage => ({
     key: `m${++keys}`,
-    id,
+    id: null,
     role,
     content,
-    products,
-    forms,
+    products: [],
+    forms: [],
+    at: Date.now(),
+    ...extra,
   });
+  /** Changes the messages with these keys (streaming will grow a reply through here too). */
+  const update = (targets: string[], patch: Partial<ChatMessage>): void =>
+    set({ messages: state().messages.map((item) => (targets.includes(item.key) ? { ...item, ...patch } : item)) });
 
+  /** Unsent messages, oldest first, with the key of their bubble on screen; mirrored in storage. */
+  let outbox: (PendingMessage & { key: string })[] = loadOutbox(apiKey, visitorId).map((item) => ({ ...item, key: `m${++keys}` }));
+  if (outbox.length) set({ messages: outbox.map((item) => message('user', item.content, { key: item.key, status: 'sending' })) });
+  const persist = (): void => saveOutbox(apiKey, visitorId, outbox.map(({ content, idempotencyKey }) => ({ content, idempotencyKey })));
+  const markOutbox = (status: ChatMessage['status']): void => update(outbox.map((item) => item.key), { status });
+  const statusOf = (key: string): ChatMessage['status'] => state().messages.find((item) => item.key === key)?.status;
+
+  const inLane = <T>(task: () => Promise<T>): Promise<T> => {
+    const next = lane.then(task, task);
+    lane = next.catch(() => undefined);
+    return next;
+  };
+
+  let prefetched = options.prefetchedConfig;
+  const fetchConfig = (): Promise<WidgetConfig> => api<Envelope<WidgetConfig>>('GET', '/widget/config').then(({ body }) => body.data);
   const config = (): Promise<WidgetConfig> =>
-    (configRequest ??= api<Envelope<WidgetConfig>>('GET', '/widget/config').then(
-      ({ body }) => {
-        set({ config: body.data });
-        return body.data;
+    (configRequest ??= (prefetched ? prefetched.catch(fetchConfig) : fetchConfig()).then(
+      (data) => {
+        set({ config: data });
+        return data;
       },
       (error: unknown) => {
         configRequest = null;
+        prefetched = undefined;
         throw error;
       },
     ));
@@ -141,7 +178,8 @@ export function createConversation(options: ConversationOptions): Conversation {
     if (signal.aborted) return;
     const { status, code, message: text, retryAfter } = toApiError(error);
     let problem: Problem;
-    if (status === 0) problem = { kind: 'offline', retry };
+    // No answer at all: the browser knows whether it has a network; if it has, the service is what is missing.
+    if (status === 0) problem = { kind: state().online ? 'unreachable' : 'offline', retry };
     else if (status === 402) problem = { kind: 'unavailable', retry };
     else if (status === 429) {
       const wait = (retryAfter ?? 10) * 1000;
@@ -171,6 +209,9 @@ export function createConversation(options: ConversationOptions): Conversation {
     return items;
   }
 
+  const fromHistory = (item: HistoryItem): ChatMessage =>
+    message(item.role, item.content, { id: item.messageId, products: item.products ?? [], at: Date.parse(item.createdAt) || Date.now() });
+
   /** Reloads a stored conversation: its state, then its history (spec 4.6, 4.7). */
   async function load(stored: string): Promise<void> {
     const current = generation;
@@ -184,8 +225,9 @@ export function createConversation(options: ConversationOptions): Conversation {
       if (current !== generation) return;
       sessionId = stored;
       set({
-        // After the history: what the visitor sent while it loaded.
-        messages: [...items.map((item) => message(item.role, item.content, item.messageId, item.products)), ...state().messages],
+        // The history replaces what is on screen, except the messages not sent yet (the outbox, and what the
+        // visitor typed while the history loaded): they follow it, and go out after it.
+        messages: [...items.map(fromHistory), ...state().messages.filter((item) => item.status)],
         session: body.data.status === 'active' ? 'active' : 'ended',
         rating: body.data.rating,
       });
@@ -196,7 +238,7 @@ export function createConversation(options: ConversationOptions): Conversation {
       // The stored id is unknown or unusable (data reset, another widget): start a new conversation.
       if (code === 'session_not_found' || status === 400) return remember(null);
       restored = false;
-      fail(error, () => void conversation.restore());
+      fail(error, () => void conversation.restore().then(() => void pump()));
     } finally {
       if (current === generation) set({ loading: false });
     }
@@ -222,32 +264,59 @@ export function createConversation(options: ConversationOptions): Conversation {
     return body.data.sessionId;
   }
 
-  /** 202 (DESIGN.md 4, slow model): the reply lands in the history under `messageId`; look for it there. */
+  /**
+   * 202 (DESIGN.md 4, slow model): the reply lands in the history under `messageId`; look for it there. The turn
+   * is accepted by then, so a poll that fails (the service restarting, say) is simply tried again.
+   */
   async function awaitReply(session: string, messageId: string | null, turn: number): Promise<Reply> {
     const deadline = Date.now() + POLL_LIMIT_MS;
     while (Date.now() < deadline && turn === generation) {
       await sleep(POLL_MS);
-      const found = (await history(session)).find((item) => item.messageId === messageId);
+      let items: HistoryItem[];
+      try {
+        items = await history(session);
+      } catch (error) {
+        const { status } = toApiError(error);
+        if (status === 0 || status >= 500) continue;
+        throw error;
+      }
+      const found = items.find((item) => item.messageId === messageId);
       // Whether that turn ended the session is not in the history; the next message learns it (409).
       if (found) return { ...found, products: found.products ?? [], sessionEnded: false };
     }
     throw new ApiError(504, 'reply_timeout', 'The reply did not arrive in time.');
   }
 
-  function receive(reply: Reply): void {
+  /**
+   * Shows a reply. A reply already on screen (a retry the service answered by replaying a turn whose first answer
+   * was lost, after the history was reloaded) is not shown twice, nor is the visitor message it answers.
+   */
+  function receive(reply: Reply, question: string | null): void {
     const products = reply.products ?? [];
+    const list = state().messages;
+    const known = list.some((item) => item.id === reply.messageId);
+    // Right after the message it answers, as in the service's history; messages queued meanwhile stay below it.
+    const after = list.findIndex((item) => item.key === question) + 1 || list.length;
+    const answer = message('assistant', reply.content, {
+      id: reply.messageId,
+      products,
+      forms: reply.forms ?? [],
+      at: (reply.createdAt && Date.parse(reply.createdAt)) || Date.now(),
+    });
     set({
-      messages: [...state().messages, message('assistant', reply.content, reply.messageId, products, reply.forms ?? [])],
-      announcement: [plainText(reply.content), ...products.map((product) => product.name)].filter(Boolean).join('. '),
+      messages: known ? list.filter((item) => item.key !== question) : [...list.slice(0, after), answer, ...list.slice(after)],
+      ...(!known && { announcement: [plainText(reply.content), ...products.map((product) => product.name)].filter(Boolean).join('. ') }),
       ...(reply.sessionEnded && { session: 'ended' as const }),
     });
   }
 
-  /** One turn: session, POST, the reply (waited for after a 202). Resolves with the error, if any. */
-  async function run(turn: Turn, accepted: () => void): Promise<ApiError | null> {
+  /**
+   * One turn: session, POST, the reply (waited for after a 202). `accepted` runs once the service has the turn.
+   * Resolves with the error, if any.
+   */
+  async function run(turn: Turn, accepted: () => void, question: string | null): Promise<ApiError | null> {
     const current = generation;
-    busy = true;
-    set({ typing: true, problem: null });
+    set({ typing: true });
     try {
       if (!state().online) throw new ApiError(0, 'offline', 'The browser is offline.');
       const id = await session();
@@ -257,44 +326,113 @@ export function createConversation(options: ConversationOptions): Conversation {
       });
       if (current !== generation) return null;
       accepted();
+      set({ problem: null });
       const reply = status === 202 || 'status' in body.data ? await awaitReply(id, body.data.messageId, current) : body.data;
-      if (current === generation) receive(reply);
+      if (current === generation) receive(reply, question);
       return null;
     } catch (error) {
       if (current !== generation || signal.aborted) return null;
       return toApiError(error);
     } finally {
-      if (current === generation) {
-        busy = false;
-        set({ typing: false });
+      if (current === generation) set({ typing: false });
+    }
+  }
+
+  function schedule(ms: number): void {
+    clearTimeout(resendTimer);
+    resendTimer = setTimeout(() => void pump(), ms);
+  }
+
+  /** Sends the outbox in order until it is empty or the service says no; a failure decides what happens next. */
+  async function pump(): Promise<void> {
+    const current = generation;
+    if (pumping === current) return;
+    pumping = current;
+    clearTimeout(resendTimer);
+    try {
+      while (current === generation && !signal.aborted) {
+        const item = outbox.find((entry) => statusOf(entry.key) !== 'failed');
+        if (!item) return;
+        update([item.key], { status: 'sending' });
+        const turn: Turn = { path: '/messages', body: { content: item.content }, idempotencyKey: item.idempotencyKey };
+        const error = await inLane(() =>
+          run(
+            turn,
+            () => {
+              // The service has it now: it is no longer the widget's to keep, whatever happens to the reply.
+              outbox = outbox.filter((entry) => entry !== item);
+              persist();
+              update([item.key], { status: undefined });
+            },
+            item.key,
+          ),
+        );
+        if (current !== generation) return;
+        if (!error) {
+          backoff = 0;
+          mismatchRetried = false;
+          continue;
+        }
+        if (!outbox.includes(item)) {
+          // Accepted, but the reply did not come: asking again replays the turn instead of running it twice.
+          fail(error, () => void inLane(() => run(turn, () => undefined, item.key)));
+          continue;
+        }
+        if (!handle(error, item)) return;
       }
+    } finally {
+      if (pumping === current) pumping = -1;
     }
   }
 
-  function failed(error: ApiError, messageKey: string | null, retry: () => void): void {
-    if (messageKey) markFailed(messageKey, true);
-    // Resolved or expired meanwhile: the conversation is over, and can be rated.
-    if (error.code === 'session_not_active') return set({ session: 'ended' });
-    if (error.code === 'session_not_found') remember(null);
-    fail(error, retry);
-  }
-
-  function markFailed(key: string, on: boolean): void {
-    set({ messages: state().messages.map((item) => (item.key === key ? { ...item, failed: on } : item)) });
-  }
-
-  async function deliver(item: ChatMessage, turn: Turn, firstAttempt: boolean): Promise<void> {
-    markFailed(item.key, false);
-    const error = await run(turn, () => undefined);
-    if (!error) return;
-    if (error.code === 'identity_mismatch' && firstAttempt) {
-      // The stored conversation belongs to someone else: start over as a new visitor and send it there.
+  /** What a refused or failed outbox message means for it and the ones after it. True: go on with the next. */
+  function handle(error: ApiError, item: PendingMessage & { key: string }): boolean {
+    const { status, code } = error;
+    if (code === 'identity_mismatch' && !mismatchRetried) {
+      // The stored conversation belongs to someone else: start over as a new visitor and send the outbox there.
+      mismatchRetried = true;
+      const pending = outbox.map((entry) => entry.content);
       conversation.newVisitor();
-      const again = message('user', item.content);
-      set({ messages: [again] });
-      return deliver(again, turn, false);
+      for (const content of pending) enqueue(content);
+      void pump();
+      return false;
     }
-    failed(error, item.key, () => void deliver(item, turn, false));
+    if (code === 'session_not_active') {
+      // Resolved or expired meanwhile: the conversation is over (it can be rated); these can no longer go to it.
+      markOutbox('failed');
+      outbox = [];
+      persist();
+      set({ session: 'ended' });
+      return false;
+    }
+    if (code === 'session_not_found') remember(null);
+    if (status === 0 || status === 408 || status === 429 || status >= 500) {
+      // The service is unreachable, busy or failing: keep every message and try again by itself.
+      markOutbox('queued');
+      fail(error, conversation.retryNow);
+      backoff = Math.min(backoff ? backoff * 2 : 1000, RETRY_MAX_MS);
+      schedule(status === 429 ? (error.retryAfter ?? 10) * 1000 : backoff);
+      return false;
+    }
+    if (status === 402 || status === 401 || status === 403 || code === 'session_not_found' || code === 'widget_not_found') {
+      // Retrying on a timer cannot help here; the banner's retry (when it has one) sends them all again.
+      markOutbox('failed');
+      fail(error, conversation.retryNow);
+      return false;
+    }
+    // This message cannot be sent as it is (another 4xx); the ones after it still can.
+    outbox = outbox.filter((entry) => entry !== item);
+    persist();
+    update([item.key], { status: 'failed' });
+    fail(error, conversation.retryNow);
+    return true;
+  }
+
+  function enqueue(content: string): void {
+    const item = { content, idempotencyKey: randomId('idem_'), key: `m${++keys}` };
+    outbox.push(item);
+    persist();
+    set({ messages: [...state().messages, message('user', content, { key: item.key, status: 'sending' })] });
   }
 
   const conversation: Conversation = {
@@ -302,36 +440,56 @@ export function createConversation(options: ConversationOptions): Conversation {
 
     start() {
       config().catch((error: unknown) => fail(error, conversation.start));
+      // Messages left unsent by the previous page: their conversation first, then they go out.
+      if (outbox.length) void conversation.restore().then(() => pump());
     },
 
     restore() {
-      const stored = loadSession(apiKey, visitorId);
-      if (!restored && stored) {
+      // Once per conversation, stored or not: a conversation begun on this page is on screen already (reopening
+      // a bubble must not add its history a second time).
+      if (!restored) {
         restored = true;
-        restoring = load(stored);
+        const stored = loadSession(apiKey, visitorId);
+        if (stored) restoring = load(stored);
       }
       return restoring;
     },
 
     async send(text) {
       const content = text.trim();
-      if (!content || busy || state().session === 'ended') return;
-      busy = true;
+      if (!content || state().session === 'ended') return;
       // The token first: a sign-out it reveals starts a new conversation, which this message then opens.
       await tokens.ensureFresh();
-      const item = message('user', content);
-      set({ messages: [...state().messages, item] });
-      await deliver(item, { path: '/messages', body: { content }, idempotencyKey: randomId('idem_') }, true);
+      enqueue(content);
+      await pump();
+    },
+
+    retryNow() {
+      clearTimeout(resendTimer);
+      backoff = 0;
+      // Nothing waiting to go out: retry what failed instead (loading the history, the config, a rating).
+      if (!outbox.length) return state().problem?.retry?.();
+      markOutbox('sending');
+      set({ problem: null });
+      void pump();
     },
 
     async submitForm(messageKey, formId, answers, summary) {
-      if (busy || state().session === 'ended') return null;
+      if (state().session === 'ended') return null;
       const turn: Turn = { path: '/form-submissions', body: { formId, answers }, idempotencyKey: randomId('idem_') };
-      const error = await run(turn, () =>
-        set({ sentForms: [...state().sentForms, `${messageKey}/${formId}`], messages: [...state().messages, message('user', summary)] }),
+      const error = await inLane(() =>
+        run(
+          turn,
+          () => set({ sentForms: [...state().sentForms, `${messageKey}/${formId}`], messages: [...state().messages, message('user', summary)] }),
+          null,
+        ),
       );
       if (error?.code === 'form_rejected') return { [error.field?.replace(/^answers\./, '') ?? '']: error.message };
-      if (error) failed(error, null, () => void conversation.submitForm(messageKey, formId, answers, summary));
+      if (error?.code === 'session_not_active') set({ session: 'ended' });
+      else if (error) {
+        if (error.code === 'session_not_found') remember(null);
+        fail(error, () => void conversation.submitForm(messageKey, formId, answers, summary));
+      }
       return null;
     },
 
@@ -362,10 +520,12 @@ export function createConversation(options: ConversationOptions): Conversation {
 
     startOver() {
       generation++;
-      busy = false;
       restored = true;
       clearTimeout(retryTimer);
+      clearTimeout(resendTimer);
       remember(null);
+      outbox = [];
+      persist();
       set({ messages: [], session: 'none', rating: null, problem: null, typing: false, loading: false, announcement: '', sentForms: [] });
     },
 
@@ -381,6 +541,7 @@ export function createConversation(options: ConversationOptions): Conversation {
     dispose() {
       generation++;
       clearTimeout(retryTimer);
+      clearTimeout(resendTimer);
     },
   };
   return conversation;

@@ -3,3 +3,6 @@ declare module '*.css?inline' {
   const css: string;
   export default css;
 }
+
+/** The panel chunk's file name (`panel.<hash>.js`), written into widget.js by the build (vite.config.ts). */
+declare const __SVC_PANEL__: string;

@@ -17,12 +17,15 @@ const KEYS = [
   'thanks',
   'restart',
   'offline',
+  'unreachable',
   'busy',
   'wait',
   'unavailable',
   'error',
   'retry',
   'notSent',
+  'queued',
+  'view',
   'submit',
   'choose',
   'required',
@@ -57,13 +60,16 @@ const en: Table = [
   'No', // no
   'Thanks for your feedback!', // thanks
   'New conversation', // restart
-  'You are offline.', // offline
+  'You are offline. Your messages will be sent when you are back online.', // offline
+  'The chat service cannot be reached. Retrying…', // unreachable
   'Too many messages.', // busy
   'Try again in {n} s.', // wait
   'The chat is unavailable for now.', // unavailable
   'Something went wrong.', // error
   'Try again', // retry
   'Not sent', // notSent
+  'Waiting to send', // queued
+  'View product', // view
   'Submit', // submit
   'Choose…', // choose
   'Required.', // required
@@ -93,13 +99,16 @@ const fr: Table = [
   'Non', // no
   'Merci pour votre avis !', // thanks
   'Nouvelle conversation', // restart
-  'Vous êtes hors ligne.', // offline
+  'Vous êtes hors ligne. Vos messages partiront dès le retour de la connexion.', // offline
+  'Le service de discussion est injoignable. Nouvel essai…', // unreachable
   'Trop de messages.', // busy
   'Réessayez dans {n} s.', // wait
   'La discussion est indisponible pour le moment.', // unavailable
   'Une erreur est survenue.', // error
   'Réessayer', // retry
   'Non envoyé', // notSent
+  'En attente d’envoi', // queued
+  'Voir le produit', // view
   'Valider', // submit
   'Choisir…', // choose
   'Obligatoire.', // required
@@ -129,13 +138,16 @@ const de: Table = [
   'Nein', // no
   'Danke für Ihr Feedback!', // thanks
   'Neue Unterhaltung', // restart
-  'Sie sind offline.', // offline
+  'Sie sind offline. Ihre Nachrichten werden gesendet, sobald Sie wieder online sind.', // offline
+  'Der Chat-Dienst ist nicht erreichbar. Neuer Versuch…', // unreachable
   'Zu viele Nachrichten.', // busy
   'Erneut versuchen in {n} s.', // wait
   'Der Chat ist derzeit nicht verfügbar.', // unavailable
   'Etwas ist schiefgelaufen.', // error
   'Erneut versuchen', // retry
   'Nicht gesendet', // notSent
+  'Wartet auf Versand', // queued
+  'Produkt ansehen', // view
   'Absenden', // submit
   'Auswählen…', // choose
   'Pflichtfeld.', // required
@@ -165,13 +177,16 @@ const es: Table = [
   'No', // no
   '¡Gracias por tu opinión!', // thanks
   'Nueva conversación', // restart
-  'No tienes conexión.', // offline
+  'No tienes conexión. Tus mensajes se enviarán cuando vuelvas a estar en línea.', // offline
+  'No se puede conectar con el chat. Reintentando…', // unreachable
   'Demasiados mensajes.', // busy
   'Inténtalo de nuevo en {n} s.', // wait
   'El chat no está disponible por ahora.', // unavailable
   'Algo ha fallado.', // error
   'Reintentar', // retry
   'No enviado', // notSent
+  'Pendiente de envío', // queued
+  'Ver producto', // view
   'Enviar', // submit
   'Elegir…', // choose
   'Obligatorio.', // required

@@ -7,6 +7,11 @@
  * identify({ name: 'Ada' });
  * bubble({ apiKey: 'pk_live_…', apiBase: 'https://chat.example.com' });
  */
+import { setPanelSource } from './sdk.js';
+
+// A bundler splits the panel into its own chunk and loads it on the first open, as widget.js does.
+setPanelSource(() => import('./panel.js'));
+
 export { bubble, chatbox, identify, reset, setIdentityTokenProvider } from './sdk.js';
 export type {
   BubbleConfig,

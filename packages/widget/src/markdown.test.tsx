@@ -21,6 +21,12 @@ describe('Markdown', () => {
     expect(out).toContain('<pre><code>const a = "&lt;b&gt;";</code></pre>');
   });
 
+  it('nests lists by indentation (issue 12, defect 5), numbers inside bullets and the reverse', () => {
+    const out = html('- Tents\n  - Trailhead 2\n  - Ridge 3\n    1. poles\n    2. pegs\n- Boots\n\n1. First\n   - detail\n2. Second');
+    expect(out).toContain('<ul><li>Tents<ul><li>Trailhead 2</li><li>Ridge 3<ol><li>poles</li><li>pegs</li></ol></li></ul></li><li>Boots</li></ul>');
+    expect(out).toContain('<ol><li>First<ul><li>detail</li></ul></li><li>Second</li></ol>');
+  });
+
   it('renders links that open in a new tab without opener or referrer', () => {
     const { container } = render(<Markdown text="See [our shop](https://shop.example/tents?a=1) or mail@example.com via [mail](mailto:hi@example.com)." />);
     const links = [...container.querySelectorAll('a')];

@@ -92,7 +92,17 @@ export function inlineNodes(text: string, depth = 0, inLink = false): ComponentC
 
 const startsBlock = (line: string): boolean => FENCE.test(line) || HEADING.test(line) || ITEM.test(line);
 
-function blocks(lines: readonly string[]): ComponentChildren[] {
+/** Leading whitespace, a tab counting as 4 spaces. */
+const indentOf = (line: string): number => /^\s*/.exec(line)![0].replace(/\t/g, '    ').length;
+
+/** The lines without the indentation they all share (a nested list's own). */
+function dedent(lines: string[]): string[] {
+  const shared = Math.min(...lines.filter((line) => line.trim()).map(indentOf));
+  return lines.map((line) => line.replace(/\t/g, '    ').slice(shared));
+}
+
+/** Block structure; `depth` counts list nesting, bounded like inline nesting. */
+function blocks(lines: readonly string[], depth = 0): ComponentChildren[] {
   const out: ComponentChildren[] = [];
   let i = 0;
   while (i < lines.length) {
@@ -116,16 +126,28 @@ function blocks(lines: readonly string[]): ComponentChildren[] {
       i++;
     } else if ((match = ITEM.exec(line))) {
       const ordered = match[1];
-      const items: string[] = [];
+      const base = indentOf(line);
+      const items: { text: string; body: string[] }[] = [];
       for (; i < lines.length; i++) {
-        const item = ITEM.exec(lines[i]!);
-        // A bullet after numbers (or the reverse) starts a new list.
-        if (item && !item[1] === !ordered) items.push(item[2]!);
-        // An indented line that starts nothing new continues the item before it.
-        else if (/^\s+\S/.test(lines[i]!) && !startsBlock(lines[i]!)) items.push(`${items.pop()}\n${lines[i]!.trim()}`);
-        else break;
+        const current = lines[i]!;
+        const item = ITEM.exec(current);
+        const last = items[items.length - 1];
+        if (item && indentOf(current) <= base) {
+          // A bullet after numbers (or the reverse) starts a new list.
+          if (!item[1] !== !ordered) break;
+          items.push({ text: item[2]!, body: [] });
+        } else if (last && current.trim() && indentOf(current) > base) {
+          // Indented under an item: a nested list (or code, a heading) from there on, else more of its text.
+          if (last.body.length || startsBlock(current)) last.body.push(current);
+          else last.text += `\n${current.trim()}`;
+        } else break;
       }
-      const children = items.map((item) => <li>{inlineNodes(item)}</li>);
+      const children = items.map(({ text, body }) => (
+        <li>
+          {inlineNodes(text)}
+          {body.length > 0 && (depth < MAX_DEPTH ? blocks(dedent(body), depth + 1) : body.join('\n'))}
+        </li>
+      ));
       const start = Number(ordered);
       out.push(ordered ? <ol start={start === 1 ? undefined : start}>{children}</ol> : <ul>{children}</ul>);
     } else {

@@ -1,8 +1,10 @@
+import type { WidgetConfig } from './api-types.js';
 import { validateBubbleConfig, validateChatboxConfig } from './config-validation.js';
 import { validateIdentify, type VisitorDetails } from './identify-validation.js';
-import { createInstance, type WidgetInstance } from './instance.js';
+import type { InstanceOptions, WidgetInstance } from './instance.js';
 import { readTokenClaims } from './jwt.js';
-import { clearStorage } from './storage.js';
+import { createShell, type Shell } from './shell.js';
+import { clearStorage, hasOutbox } from './storage.js';
 import type { BubbleConfig, BubbleInstance, ChatboxConfig, ChatboxInstance, IdentifyPayload, IdentityTokenProvider } from './types.js';
 import { warn } from './warn.js';
 
@@ -13,11 +15,50 @@ export interface ScriptDefaults {
   identityEndpoint?: IdentityTokenProvider | undefined;
 }
 
+/** What the panel chunk exports (`panel.tsx`): everything past the launcher. */
+export interface PanelModule {
+  createInstance(options: InstanceOptions & { shell: Shell; config: Promise<WidgetConfig> }): WidgetInstance;
+  clearStorage(): void;
+}
+
 /** The SDK's whole state: the singleton rule of spec 4.9 is `active`. */
 let defaults: ScriptDefaults = {};
 let details: VisitorDetails = {};
 let provider: IdentityTokenProvider | null = null;
 let active: WidgetInstance | null = null;
+/** How the panel arrives: a module URL next to widget.js (`web.ts`), or the bundler's chunk (`index.ts`). */
+let panelSource: (() => Promise<PanelModule>) | null = null;
+let panel: PanelModule | null = null;
+let panelRequest: Promise<PanelModule> | null = null;
+
+export function setPanelSource(source: () => Promise<PanelModule>): void {
+  panelSource = source;
+}
+
+/** Loads the panel once per page; a failure (a network blip) lets the next call try again. */
+export function loadPanel(): Promise<PanelModule> {
+  panelRequest ??= (panelSource ? panelSource() : Promise.reject(new Error('no panel source'))).then(
+    (module) => (panel = module),
+    (error: unknown) => {
+      panelRequest = null;
+      throw error;
+    },
+  );
+  return panelRequest;
+}
+
+/** The widget's name, language and theme, read by the loader so the launcher wears the theme at once. */
+async function fetchConfig(apiBase: string, apiKey: string): Promise<WidgetConfig> {
+  const response = await fetch(`${apiBase}/widget/config`, { headers: { 'X-API-Key': apiKey } });
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  return ((await response.json()) as { data: WidgetConfig }).data;
+}
+
+/** After the page's own work: when the browser is idle, or 2 s later in browsers without `requestIdleCallback`. */
+const whenIdle = (run: () => void): void => {
+  if ('requestIdleCallback' in window) requestIdleCallback(run, { timeout: 4000 });
+  else setTimeout(run, 2000);
+};
 
 /** Returned when a widget cannot start: calling its members is harmless, so host code never crashes on it. */
 const INERT: BubbleInstance = {
@@ -73,12 +114,20 @@ function create(kind: 'bubble' | 'chatbox', config: BubbleConfig | ChatboxConfig
     warn(`${kind}(): no apiBase`);
     return INERT;
   }
-  const instance = createInstance({
+  const bubble = kind === 'bubble';
+  const container = 'container' in checked ? (checked.container ?? null) : null;
+  const appearance = 'appearance' in checked ? checked.appearance : null;
+  let real: WidgetInstance | null = null;
+  let wantOpen = !bubble;
+  let destroyed = false;
+  let shell: Shell | null = null;
+
+  const options: InstanceOptions = {
     kind,
     apiKey,
     apiBase,
-    appearance: 'appearance' in checked ? checked.appearance : null,
-    container: 'container' in checked ? (checked.container ?? null) : null,
+    appearance,
+    container,
     details,
     tokenSource,
     forgetIdentity: () => {
@@ -87,7 +136,66 @@ function create(kind: 'bubble' | 'chatbox', config: BubbleConfig | ChatboxConfig
     onDestroyed: () => {
       if (active === instance) active = null;
     },
-  });
+  };
+  // The loader's own request: the launcher wears the widget's theme before the panel exists.
+  const remote = fetchConfig(apiBase, apiKey);
+  remote.catch(() => undefined);
+
+  const start = (module: PanelModule): void => {
+    if (destroyed || real || !shell) return;
+    real = module.createInstance({ ...options, shell, config: remote });
+    if (wantOpen && bubble) real.open();
+  };
+  const load = (): void => {
+    if (panel) return start(panel);
+    loadPanel().then(start, (error: unknown) => warn(`the chat panel could not be loaded (${String(error)}); it is tried again on the next open`));
+  };
+  const setOpen = (open: boolean): void => {
+    if (destroyed || !bubble) return;
+    if (real) return open ? real.open() : real.close();
+    wantOpen = open;
+    shell?.setOpen(open);
+    if (open) load();
+  };
+
+  const attach = (): void => {
+    if (destroyed) return;
+    shell = createShell(container ?? document.body, {
+      kind,
+      appearance,
+      fullscreen: !bubble && !container,
+      onToggle: () => setOpen(!(real ? real.isOpen : wantOpen)),
+      onEscape: () => setOpen(false),
+    });
+    remote.then((data) => !destroyed && shell?.theme(data.theme, data.language), () => undefined);
+    // A chatbox shows the conversation at once; messages left unsent by the previous page must go out now; the
+    // bubble's panel otherwise loads on the first open or when the browser is idle, whichever comes first.
+    if (!bubble || hasOutbox(apiKey) || panel) load();
+    else whenIdle(load);
+  };
+  // An async script in <head> may run before <body> exists.
+  if (container || document.body) attach();
+  else document.addEventListener('DOMContentLoaded', attach, { once: true });
+
+  const instance: WidgetInstance = {
+    open: () => setOpen(true),
+    close: () => setOpen(false),
+    toggle: () => setOpen(!(real ? real.isOpen : wantOpen)),
+    get isOpen() {
+      return !destroyed && (real ? real.isOpen : bubble ? wantOpen : true);
+    },
+    destroy() {
+      if (destroyed) return;
+      destroyed = true;
+      document.removeEventListener('DOMContentLoaded', attach);
+      if (real) real.destroy();
+      else {
+        shell?.remove();
+        options.onDestroyed();
+      }
+    },
+    tokenSourceChanged: () => real?.tokenSourceChanged(),
+  };
   active = instance;
   return instance;
 }
@@ -147,4 +255,5 @@ export const reset: () => void = guard('reset', undefined, () => {
   active = null;
   details = {};
   clearStorage();
+  panel?.clearStorage();
 });

@@ -1,6 +1,6 @@
 /**
  * What the widget keeps in `localStorage`: the visitorId and, per public key, the current sessionId, so a reload
- * resumes the conversation. Never the identity token (memory only, spec 4.9).
+ * resumes the conversation, and the messages the service has not accepted yet (the outbox). Never the identity token (memory only, spec 4.9).
  *
  * Every access is guarded: storage throws in some private modes, sandboxed iframes and when the quota is full.
  * The widget then keeps working for the life of the page with an in-memory copy.
@@ -20,14 +20,15 @@ function read(key: string): string | null {
 }
 
 function write(key: string, value: string | null): void {
+  // The in-memory copy holds only what storage refused, so clearing storage (`reset()` from the loader, whose
+  // copy of this module is not the panel's) never leaves a stale copy here.
+  memory.delete(key);
   try {
     if (value === null) localStorage.removeItem(key);
     else localStorage.setItem(key, value);
   } catch {
-    // The in-memory copy below is what this page uses.
+    if (value !== null) memory.set(key, value);
   }
-  if (value === null) memory.delete(key);
-  else memory.set(key, value);
 }
 
 const sessionKey = (apiKey: string): string => `${STORAGE_PREFIX}session:${apiKey}`;
@@ -45,6 +46,35 @@ export function loadSession(apiKey: string, visitorId: string): string | null {
 export function saveSession(apiKey: string, session: { sessionId: string; visitorId: string } | null): void {
   // visitorId and sessionId cannot contain spaces (spec 2.1), so a space separates them.
   write(sessionKey(apiKey), session && `${session.visitorId} ${session.sessionId}`);
+}
+
+/** A visitor message not yet accepted by the service, kept until it is (DESIGN.md 7: nothing typed is lost). */
+export interface PendingMessage {
+  content: string;
+  /** Reused by every attempt, across reloads: the service runs the turn once whatever the number of tries. */
+  idempotencyKey: string;
+}
+
+const outboxKey = (apiKey: string): string => `${STORAGE_PREFIX}outbox:${apiKey}`;
+
+/** The outbox of one visitor, oldest first; another visitor's (or an unreadable one) is ignored. */
+export function loadOutbox(apiKey: string, visitorId: string): PendingMessage[] {
+  try {
+    const stored = JSON.parse(read(outboxKey(apiKey)) ?? 'null') as { visitorId?: unknown; items?: unknown } | null;
+    if (stored?.visitorId !== visitorId || !Array.isArray(stored.items)) return [];
+    return stored.items.filter(
+      (item: Partial<PendingMessage>): item is PendingMessage => typeof item?.content === 'string' && typeof item.idempotencyKey === 'string',
+    );
+  } catch {
+    return [];
+  }
+}
+
+/** Whether any visitor left messages unsent with this key (the loader then loads the panel at once). */
+export const hasOutbox = (apiKey: string): boolean => read(outboxKey(apiKey)) !== null;
+
+export function saveOutbox(apiKey: string, visitorId: string, items: PendingMessage[]): void {
+  write(outboxKey(apiKey), items.length ? JSON.stringify({ visitorId, items }) : null);
 }
 
 /** `reset()` and automatic sign-out: removes every key the widget ever wrote, whatever the public key. */

@@ -5,6 +5,9 @@ import { reply, send, useFakeService, waitFor } from '../test/harness.js';
 import { testToken } from '../test/jwt.js';
 import type { SvcApi } from './types.js';
 
+// happy-dom cannot fetch a module from a URL: the panel comes from the source instead, the rest is widget.js's own.
+vi.mock('./panel-import.js', () => ({ importPanel: () => import('./panel.js') }));
+
 const service = useFakeService();
 
 /** Loads widget.js's entry as a `<script>` with these attributes would. */
@@ -15,6 +18,9 @@ async function loadScript(attributes: Record<string, string>, src = `${BASE}/wid
   vi.spyOn(document, 'currentScript', 'get').mockReturnValue(script);
   vi.resetModules();
   await import('./web.js');
+  // The same (fresh) sdk module web.js just used: its panel arrives as the idle-time load brings it in a page.
+  // (A second copy sets no panel source: it stays inert, as the first copy keeps the page.)
+  await (await import('./sdk.js')).loadPanel().catch(() => undefined);
   return window.Svc!;
 }
 

@@ -8,8 +8,9 @@
  * global of its own). It shows nothing by itself: the page calls `Svc.bubble()` or `Svc.chatbox()` from the
  * script's load event, so `identify()` and `setIdentityTokenProvider()` can run first, as spec 4.9 requires.
  */
+import { importPanel } from './panel-import.js';
 import { ownScript, readScriptDefaults } from './script-defaults.js';
-import { bubble, chatbox, identify, reset, setIdentityTokenProvider, setScriptDefaults } from './sdk.js';
+import { bubble, chatbox, identify, reset, setIdentityTokenProvider, setPanelSource, setScriptDefaults } from './sdk.js';
 import type { SvcApi } from './types.js';
 import { warn } from './warn.js';
 
@@ -22,6 +23,11 @@ declare global {
 if (window.Svc) {
   warn('widget.js loaded twice; the first copy stays');
 } else {
-  setScriptDefaults(readScriptDefaults(ownScript()));
+  const script = ownScript();
+  const defaults = readScriptDefaults(script);
+  setScriptDefaults(defaults);
+  // The panel sits next to widget.js, under a name the build derives from its content (cached for good).
+  const assets = script?.src ? new URL('.', script.src).href : `${defaults.apiBase ?? ''}/`;
+  setPanelSource(() => importPanel(new URL(`widget-assets/${__SVC_PANEL__}`, assets).href));
   window.Svc = { bubble, chatbox, identify, setIdentityTokenProvider, reset };
 }

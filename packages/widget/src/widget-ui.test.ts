@@ -105,10 +105,16 @@ describe('language and theme', () => {
     expect(root.className).toContain('bottom-right');
   });
 
-  it('shows the greeting and keeps its styles inside its shadow root', async () => {
+  it('shows the greeting and keeps its styles inside its shadow root, as constructed stylesheets (strict CSP)', async () => {
     bubble(config).open();
     await waitFor(() => expect(byTestId('svc-messages').textContent).toContain('Hello! How can I help?'));
-    expect(shadow().querySelector('style')!.textContent).toContain(':host');
-    expect(document.head.querySelectorAll('style')).toHaveLength(0);
+    const css = shadow()
+      .adoptedStyleSheets.flatMap((sheet) => [...sheet.cssRules].map((rule) => rule.cssText))
+      .join('\n');
+    // The loader's sheet (host, launcher) and the panel's (messages…).
+    expect(css).toContain(':host');
+    expect(css).toContain('.messages');
+    expect(shadow().querySelectorAll('style')).toHaveLength(0);
+    expect(document.querySelectorAll('style')).toHaveLength(0);
   });
 });

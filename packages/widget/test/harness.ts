@@ -4,13 +4,18 @@
 import { fireEvent, waitFor } from '@testing-library/preact';
 import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 import { reset } from '../src/index.js';
+import { loadPanel } from '../src/sdk.js';
 import { STORAGE_PREFIX } from '../src/storage.js';
 import { createFakeService, type FakeService } from './fake-service.js';
 
 /** Starts the fake service for the file and resets the SDK, storage and service between tests. */
 export function useFakeService(): FakeService {
   const service = createFakeService();
-  beforeAll(() => service.server.listen({ onUnhandledRequest: 'error' }));
+  beforeAll(async () => {
+    service.server.listen({ onUnhandledRequest: 'error' });
+    // Loaded once up front, as the idle-time load does in a page: opening is then synchronous, so a test can type at once.
+    await loadPanel();
+  });
   afterEach(() => {
     reset();
     localStorage.clear();

@@ -31,7 +31,7 @@ describe('OpenAPI document', () => {
   it('documents exactly the routes the app mounts, both ways', async () => {
     const { runtime } = await createHarness();
     // The document describes the JSON API: the reference itself and the widget's assets (script, demo page) are not part of it.
-    const assets = new Set(['/openapi.json', '/docs', '/widget.js', '/demo']);
+    const assets = new Set(['/openapi.json', '/docs', '/widget.js', '/widget-assets/:file', '/demo']);
     const mounted = runtime.app.routes
       .filter((route) => route.method !== 'ALL' && !assets.has(route.path))
       .map((route) => `${route.method} ${route.path.replace(/:(\w+)/g, '{$1}')}`);

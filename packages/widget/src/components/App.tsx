@@ -1,89 +1,47 @@
 import type { VNode } from 'preact';
 import type { ChatState } from '../chat-state.js';
-import { HEX_COLOR, iconColorOn, shadeForWhiteText } from '../color.js';
-import { DEFAULT_COLOR, type Appearance } from '../config-validation.js';
 import type { Conversation } from '../conversation.js';
 import { stringsFor } from '../i18n.js';
 import { Composer } from './Composer.js';
 import { CloseIcon } from './icons.js';
-import { Launcher } from './Launcher.js';
 import { MessageList } from './MessageList.js';
 import { Rating } from './Rating.js';
 import { StatusBanner } from './StatusBanner.js';
 
 export interface AppProps {
   kind: 'bubble' | 'chatbox';
-  /** A chatbox given no container covers the viewport. */
-  fullscreen: boolean;
   state: ChatState;
   conversation: Conversation;
-  /** The bubble's validated look; null for a chatbox. */
-  appearance: Appearance | null;
   setOpen(open: boolean): void;
 }
 
 /**
- * The page's choices win over the widget's theme, which wins over the defaults. Every value here was validated
- * (hex colours, finite numbers), so the inline style cannot carry anything else.
+ * The panel (the loader drew the launcher and the themed root around it). A pure function of the state: the
+ * instance re-renders it on every change and handles focus and scrolling itself, right after the synchronous render.
  */
-function themeStyle(state: ChatState, appearance: Appearance | null): { style: string; position: string } {
-  const theme = state.config?.theme;
-  const themeColor = typeof theme?.primaryColor === 'string' && HEX_COLOR.test(theme.primaryColor) ? theme.primaryColor : undefined;
-  const themePosition = theme?.position === 'bottom-left' || theme?.position === 'bottom-right' ? theme.position : undefined;
-  const color = appearance?.bubbleColor ?? themeColor ?? DEFAULT_COLOR;
-  const position = appearance?.position ?? themePosition ?? 'bottom-right';
-  const vars = [`--svc-brand:${color}`, `--svc-brand-strong:${shadeForWhiteText(color)}`, `--svc-on-brand:${iconColorOn(color)}`];
-  if (appearance) {
-    const side = position === 'bottom-left' ? appearance.offset.left : appearance.offset.right;
-    vars.push(
-      `--svc-size:${appearance.bubbleSize}px`,
-      `--svc-icon-size:${appearance.bubbleIconSize}px`,
-      `--svc-bottom:${appearance.offset.bottom}px`,
-      `--svc-side:${side}px`,
-    );
-  }
-  return { style: vars.join(';'), position };
-}
-
-/**
- * The whole widget: launcher (bubble only) and panel. A pure function of the state: the instance re-renders it on
- * every change and handles focus and scrolling itself, right after the synchronous render.
- */
-export function App({ kind, fullscreen, state, conversation, appearance, setOpen }: AppProps): VNode {
+export function App({ kind, state, conversation, setOpen }: AppProps): VNode {
   const language = state.config?.language || navigator.language || 'en';
   const t = stringsFor(language);
-  const { style, position } = themeStyle(state, appearance);
+  const rtl = /^(ar|he|fa|ur|ps|yi|dv|ckb)\b/i.test(language);
   const bubble = kind === 'bubble';
   const title = state.config?.name || t.chat;
-  const blocked =
-    state.typing ||
-    !state.online ||
-    state.problem?.kind === 'unavailable' ||
-    (state.problem?.retryAt !== undefined && state.problem.retryAt > Date.now());
+  // Everything else queues in the outbox (a reply pending, offline, the service away, rate limited): only a key
+  // the service refuses for good makes sending pointless.
+  const blocked = state.problem?.kind === 'unavailable' && !state.problem.retry;
 
   return (
-    <div
-      class={`root ${kind} ${position}${fullscreen ? ' fullscreen' : ''}`}
-      style={style}
-      // On the root, so Escape works from the launcher as well as from inside the panel.
-      onKeyDown={(event) => {
-        if (bubble && event.key === 'Escape') {
-          event.stopPropagation();
-          setOpen(false);
-        }
-      }}
+    <section
+      part="panel"
+      class="panel"
+      data-testid="svc-panel"
+      // A bubble's panel is a non-modal dialog; a chatbox is a region of the page (it may sit in a container).
+      role={bubble ? 'dialog' : 'region'}
+      aria-label={title}
+      lang={language}
+      dir={rtl ? 'rtl' : 'ltr'}
+      tabIndex={-1}
+      hidden={!state.open}
     >
-      {bubble && appearance && <Launcher icon={appearance.icon} open={state.open} t={t} onToggle={() => setOpen(!state.open)} />}
-      <section
-        part="panel"
-        class="panel"
-        data-testid="svc-panel"
-        // A bubble's panel is a non-modal dialog; a chatbox is a region of the page (it may sit in a container).
-        role={bubble ? 'dialog' : 'region'}
-        aria-label={title}
-        tabIndex={-1}
-        hidden={!state.open}
-      >
         <header part="header" class="brand">
           <h2>{title}</h2>
           {state.session === 'active' && (
@@ -107,7 +65,6 @@ export function App({ kind, fullscreen, state, conversation, appearance, setOpen
         <div class="sr-only" aria-live="polite" data-testid="svc-live">
           {state.announcement}
         </div>
-      </section>
-    </div>
+    </section>
   );
 }

@@ -3,6 +3,7 @@ import type { ChatState } from '../chat-state.js';
 import type { Conversation } from '../conversation.js';
 import type { Strings } from '../i18n.js';
 import { Markdown } from '../markdown.js';
+import { withoutProductListing } from '../product-text.js';
 import { ChatForm } from './ChatForm.js';
 import { ProductCard } from './ProductCard.js';
 
@@ -19,41 +20,52 @@ export function MessageList({ state, conversation, locale, t }: MessageListProps
   return (
     <div part="messages" class="messages" data-testid="svc-messages">
       {config?.greeting && (
-        <div part="message message-assistant" class="message">
+        <div part="message message-assistant" class="message" dir="auto">
           <Markdown text={config.greeting} />
         </div>
       )}
-      {messages.map(({ key, role, content, failed, products, forms }) => [
-        <div
-          key={key}
-          part={`message message-${role}`}
-          class={role === 'user' ? 'message user brand' : 'message'}
-          data-testid="svc-message"
-          data-role={role}
-        >
-          {/* Replies are Markdown; what the visitor typed is shown exactly as typed. */}
-          {role === 'assistant' ? <Markdown text={content} /> : content}
-          {failed && <b> · {t.notSent}</b>}
-        </div>,
-        products.length > 0 && (
-          <div key={`${key}p`} part="products" class="products">
-            {products.map((product) => (
-              <ProductCard product={product} locale={locale} />
-            ))}
-          </div>
-        ),
-        ...forms.map((form) => (
-          <ChatForm
-            key={`${key}/${form.formId}`}
-            form={form}
-            sent={state.sentForms.includes(`${key}/${form.formId}`)}
-            disabled={typing || state.session === 'ended'}
-            details={conversation.details()}
-            t={t}
-            onSubmit={(answers, summary) => conversation.submitForm(key, form.formId, answers, summary)}
-          />
-        )),
-      ])}
+      {messages.map(({ key, role, content, status, products, forms }) => {
+        // The cards show the products: the reply's own listing of them would say it twice (issue 12, defect 6).
+        const text = role === 'assistant' && products.length ? withoutProductListing(content, products) : content;
+        return [
+          text && (
+            <div
+              key={key}
+              part={`message message-${role}`}
+              class={role === 'user' ? 'message user brand' : 'message'}
+              data-testid="svc-message"
+              data-role={role}
+              data-state={status ?? 'sent'}
+              data-key={key}
+              // Each bubble takes its direction from its own text: an English reply on a right-to-left page stays intact.
+              dir="auto"
+            >
+              {/* Replies are Markdown; what the visitor typed is shown exactly as typed. */}
+              {role === 'assistant' ? <Markdown text={text} /> : content}
+              {status === 'failed' && <b> · {t.notSent}</b>}
+              {status === 'queued' && <i> · {t.queued}</i>}
+            </div>
+          ),
+          products.length > 0 && (
+            <div key={`${key}p`} part="products" class={`products${products.length > 1 ? ' several' : ''}`} data-key={text ? undefined : key}>
+              {products.map((product) => (
+                <ProductCard product={product} locale={locale} cta={t.view} />
+              ))}
+            </div>
+          ),
+          ...forms.map((form) => (
+            <ChatForm
+              key={`${key}/${form.formId}`}
+              form={form}
+              sent={state.sentForms.includes(`${key}/${form.formId}`)}
+              disabled={typing || state.session === 'ended'}
+              details={conversation.details()}
+              t={t}
+              onSubmit={(answers, summary) => conversation.submitForm(key, form.formId, answers, summary)}
+            />
+          )),
+      ];
+      })}
       {/* Also while the history loads after a reload. */}
       {(typing || state.loading) && (
         <div part="typing" class="typing" role="status" data-testid="svc-typing">

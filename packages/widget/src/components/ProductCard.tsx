@@ -15,9 +15,11 @@ export function formatPrice(price: unknown, currency: unknown, locale: string): 
 
 /**
  * A product from a reply. Every field is shown as text; the image loads only from an http(s) URL (without a
- * referrer), and the name links to the product page only when that is an http(s) URL too.
+ * referrer), and the name links to the product page only when that is an http(s) URL too. The call to action at
+ * the card's foot is the same link as a large touch target; hidden from assistive technology and the tab order,
+ * so the page is announced once, by its name.
  */
-export function ProductCard({ product, locale }: { product: Product; locale: string }): VNode {
+export function ProductCard({ product, locale, cta = 'View product' }: { product: Product; locale: string; cta?: string }): VNode {
   const image = safeWebUrl(product.imageUrl);
   const href = safeWebUrl(product.url);
   const name = String(product.name ?? '');
@@ -36,6 +38,11 @@ export function ProductCard({ product, locale }: { product: Product; locale: str
         </p>
         <p data-testid="svc-product-price">{formatPrice(product.price, product.currency, locale)}</p>
         {typeof product.description === 'string' && <p class="hint">{product.description}</p>}
+        {href && (
+          <a class="cta" href={href} target="_blank" rel="noopener noreferrer" tabIndex={-1} aria-hidden="true" data-testid="svc-product-cta">
+            {cta}
+          </a>
+        )}
       </div>
     </article>
   );

@@ -3,11 +3,12 @@ import type { Problem } from '../chat-state.js';
 import { fill, type Strings } from '../i18n.js';
 
 /**
- * Offline, 402, 429, a refused key, other errors; a retry button when retrying can help. After a 429 the button
+ * Offline (the browser has no network), the service unreachable, 402, 429, a refused key, other errors; a retry button when retrying can help. After a 429 the button
  * stays disabled for `Retry-After`: the conversation clears `retryAt` when that time has passed.
  */
 export function StatusBanner({ problem, online, t }: { problem: Problem | null; online: boolean; t: Strings }): VNode | null {
-  const kind = problem?.kind ?? (online ? null : 'offline');
+  // The browser's own word wins: without a network, nothing else can be told apart.
+  const kind = online ? (problem?.kind ?? null) : 'offline';
   const wait = problem?.retryAt ? Math.ceil((problem.retryAt - Date.now()) / 1000) : 0;
   return (
     kind && (

@@ -1,4 +1,5 @@
 import type { VNode } from 'preact';
+import { CLOSE_PATH } from '../icon-paths.js';
 
 /** Decorative icons: the buttons around them carry the accessible names. */
 const svg = (children: VNode, fill = 'currentColor'): VNode => (
@@ -7,10 +8,8 @@ const svg = (children: VNode, fill = 'currentColor'): VNode => (
   </svg>
 );
 
-export const ChatIcon = (): VNode => svg(<path d="M20 2H4a2 2 0 0 0-2 2v18l4-4h14a2 2 0 0 0 2-2V4a2 2 0 0 0-2-2Z" />);
-
 export const CloseIcon = (): VNode =>
-  svg(<path d="M6 6l12 12M18 6 6 18" stroke="currentColor" stroke-width="2.2" stroke-linecap="round" />, 'none');
+  svg(<path d={CLOSE_PATH} stroke="currentColor" stroke-width="2.2" stroke-linecap="round" />, 'none');
 
 export const SendIcon = (): VNode => svg(<path d="M3 20.5 22 12 3 3.5 3 10l13 2-13 2Z" />);
 

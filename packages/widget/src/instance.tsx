@@ -1,0 +1,178 @@
+import { render } from 'preact';
+import { createApi } from './api.js';
+import type { WidgetConfig } from './api-types.js';
+import { initialChatState } from './chat-state.js';
+import type { Appearance } from './config-validation.js';
+import { createConversation } from './conversation.js';
+import { VISITOR_ID, type VisitorDetails } from './identify-validation.js';
+import { createIdentityTokens } from './identity-tokens.js';
+import { App } from './components/App.js';
+import { randomId } from './random-id.js';
+import { loadVisitorId, saveVisitorId } from './storage.js';
+import type { Shell } from './shell.js';
+import { createStore } from './store.js';
+import { adoptStyles } from './stylesheet.js';
+import css from './styles.css?inline';
+import type { BubbleInstance, IdentityTokenProvider } from './types.js';
+
+export interface InstanceOptions {
+  kind: 'bubble' | 'chatbox';
+  apiKey: string;
+  apiBase: string;
+  /** The bubble's look; null for a chatbox. */
+  appearance: Appearance | null;
+  /** A chatbox's container; null: the bubble, or a chatbox covering the viewport. */
+  container: HTMLElement | null;
+  details: VisitorDetails;
+  tokenSource(): IdentityTokenProvider | null;
+  /** Called on automatic sign-out, so the SDK drops the previous visitor's `identify()` payload. */
+  forgetIdentity(): void;
+  onDestroyed(): void;
+}
+
+/** Both kinds answer the bubble's members; on a chatbox open/close/toggle do nothing and `isOpen` is true. */
+export interface WidgetInstance extends BubbleInstance {
+  tokenSourceChanged(): void;
+}
+
+/**
+ * Everything one widget on the page owns past the launcher, and the one place that releases it all on `destroy()`.
+ * The loader made `shell` (host, shadow root, launcher) and started reading `config`.
+ */
+export function createInstance(options: InstanceOptions & { shell: Shell; config: Promise<WidgetConfig> }): WidgetInstance {
+  const { shell } = options;
+  const bubble = options.kind === 'bubble';
+  const abort = new AbortController();
+  const store = createStore(initialChatState(!bubble));
+  const stored = loadVisitorId();
+  const visitorId = options.details.visitorId ?? (stored && VISITOR_ID.test(stored) ? stored : randomId('v_'));
+  saveVisitorId(visitorId);
+
+  const tokens = createIdentityTokens({
+    source: options.tokenSource,
+    onIdentityChange: () => conversation.newVisitor(),
+  });
+  const api = createApi({ base: options.apiBase, apiKey: options.apiKey, token: () => tokens.current(), signal: abort.signal });
+  const conversation = createConversation({
+    api,
+    apiKey: options.apiKey,
+    store,
+    visitorId,
+    details: options.details,
+    tokens,
+    signal: abort.signal,
+    forgetIdentity: options.forgetIdentity,
+    prefetchedConfig: options.config,
+  });
+
+  let destroyed = false;
+  let shown = 0;
+
+  /** The panel covers the whole screen (a phone): the page behind must not scroll, the keyboard must not hide it. */
+  const fullScreen = (): boolean => bubble && matchMedia('(max-width: 480px)').matches;
+  let locked: [string, string] | null = null;
+  const lockPage = (lock: boolean): void => {
+    const { documentElement: html, body } = document;
+    if (lock && !locked && fullScreen()) {
+      locked = [html.style.overflow, body.style.overflow];
+      html.style.overflow = body.style.overflow = 'hidden';
+    } else if (!lock && locked) {
+      [html.style.overflow, body.style.overflow] = locked;
+      locked = null;
+    }
+  };
+  // With the on-screen keyboard up, the visual viewport is what is left of the screen: the panel fits into it.
+  const followViewport = (): void => {
+    const viewport = window.visualViewport;
+    if (!viewport || !locked) return;
+    shell.root.style.setProperty('--svc-vv-top', `${viewport.offsetTop}px`);
+    shell.root.style.setProperty('--svc-vv-height', `${viewport.height}px`);
+  };
+
+  const setOpen = (open: boolean): void => {
+    if (destroyed || !bubble || store.get().open === open) return;
+    const focused = shell.shadow.activeElement;
+    // Read before closing: once the panel is hidden the browser has already moved focus away.
+    const focusInPanel = !!focused && focused !== shell.launcher;
+    store.set({ open });
+    shell.setOpen(open);
+    lockPage(open);
+    followViewport();
+    const part = (name: string): HTMLElement | null => shell.shadow.querySelector<HTMLElement>(`[part~=${name}]`);
+    if (open) {
+      // On a touch screen, focusing the input would pop the keyboard up over the conversation: the panel takes focus.
+      (matchMedia('(pointer: coarse)').matches ? part('panel') : (part('input') ?? part('panel')))?.focus();
+      void conversation.restore();
+    } else if (focusInPanel) shell.launcher?.focus();
+  };
+
+  let language = '';
+  let last = '';
+  const draw = (): void => {
+    if (destroyed) return;
+    const state = store.get();
+    // The launcher speaks the widget's language once it is known.
+    const spoken = state.config?.language || navigator.language;
+    if (spoken !== language) shell.theme(state.config?.theme, (language = spoken));
+    render(<App kind={options.kind} state={state} conversation={conversation} setOpen={setOpen} />, shell.slot);
+    const list = shell.shadow.querySelector<HTMLElement>('[part~=messages]');
+    const newest = state.messages[state.messages.length - 1];
+    const typingShown = state.typing && !shown;
+    shown = Number(state.typing);
+    if (!list || (newest?.key === last && !typingShown)) return;
+    const arrived = newest && newest.key !== last && newest.role === 'assistant';
+    last = newest?.key ?? '';
+    const start = arrived ? shell.shadow.querySelector(`[data-key="${newest.key}"]`) : null;
+    // A new reply is read from its start (a long one would otherwise show its end first); the visitor's message
+    // and the typing indicator keep the latest in view. Nothing else moves the list (the indicator going away).
+    if (start) list.scrollTop += start.getBoundingClientRect().top - list.getBoundingClientRect().top - 8;
+    else list.scrollTop = list.scrollHeight;
+  };
+  adoptStyles(shell.shadow, css);
+  const unsubscribe = store.subscribe(draw);
+  // Back online, or back in a tab the visitor left while the service was away: send what waits at once.
+  const online = (): void => {
+    store.set({ online: true });
+    conversation.retryNow();
+  };
+  const offline = (): void => store.set({ online: false });
+  const visible = (): void => {
+    const kind = store.get().problem?.kind;
+    if (!document.hidden && (kind === 'unreachable' || kind === 'offline')) conversation.retryNow();
+  };
+  window.addEventListener('online', online);
+  window.addEventListener('offline', offline);
+  document.addEventListener('visibilitychange', visible);
+  window.visualViewport?.addEventListener('resize', followViewport);
+  window.visualViewport?.addEventListener('scroll', followViewport);
+  draw();
+  conversation.start();
+  if (!bubble) void conversation.restore();
+
+  return {
+    open: () => setOpen(true),
+    close: () => setOpen(false),
+    toggle: () => setOpen(!store.get().open),
+    get isOpen() {
+      return !destroyed && store.get().open;
+    },
+    destroy() {
+      if (destroyed) return;
+      destroyed = true;
+      abort.abort();
+      tokens.dispose();
+      conversation.dispose();
+      unsubscribe();
+      window.removeEventListener('online', online);
+      window.removeEventListener('offline', offline);
+      document.removeEventListener('visibilitychange', visible);
+      window.visualViewport?.removeEventListener('resize', followViewport);
+      window.visualViewport?.removeEventListener('scroll', followViewport);
+      lockPage(false);
+      render(null, shell.slot);
+      shell.remove();
+      options.onDestroyed();
+    },
+    tokenSourceChanged: () => tokens.sourceChanged(),
+  };
+}
