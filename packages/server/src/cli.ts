@@ -1,5 +1,7 @@
 #!/usr/bin/env node
+import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { isSvcError } from '@svc/core';
 import { DataDirInUseError } from '@svc/store-postgres';
@@ -13,8 +15,9 @@ const USAGE = `svc — Svc Conversations server and administration
 
 Usage: svc <command> [options]      (from the repository root: pnpm svc <command> …)
 
-  start [--port N] [--host H] [--role all|api|worker]  Serve the API and run the callback workers
-                                                       (migrates; seeds a demo on first run)
+  start [--port N] [--host H] [--role all|api|worker] [--demo]
+                                                       Serve the API and run the callback workers (migrates;
+                                                       --demo seeds a demo account, widget and key on first run)
   migrate                                              Apply database migrations
   accounts create --name N [--credits C]               → { "id": "acct_…" }
   credits set --account A --balance C                  Set an account's credit balance
@@ -59,6 +62,7 @@ export async function main(argv: string[]): Promise<number> {
     const config = loadConfig(process.env, {
       ...(values.port === undefined ? {} : { port: number(values.port, 'port') }),
       ...(values.host === undefined ? {} : { host: values.host }),
+      ...(values.demo === true ? { seedDemo: true } : {}),
     });
     if (positionals[0] === 'start') {
       const role = values.role ?? 'all';
@@ -106,8 +110,18 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-const invokedDirectly = process.argv[1] !== undefined && import.meta.url === new URL(`file://${resolve(process.argv[1])}`).href;
-if (invokedDirectly) {
+/** True when this file is the program: `node dist/cli.js`, or the `svc` bin (a symlink, hence the realpath). */
+function invokedDirectly(): boolean {
+  const script = process.argv[1];
+  if (script === undefined) return false;
+  try {
+    return realpathSync(fileURLToPath(import.meta.url)) === realpathSync(resolve(script));
+  } catch {
+    return false;
+  }
+}
+
+if (invokedDirectly()) {
   main(process.argv.slice(2)).then((code) => {
     if (code >= 0) process.exit(code);
   });

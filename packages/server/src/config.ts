@@ -13,7 +13,7 @@ export interface ServerConfig {
   cursorSecret: string | undefined;
   sweepIntervalMs: number;
   logLevel: string;
-  /** Seed a demo account, widget, knowledge base and key on first start. */
+  /** Seed a demo account, widget, knowledge base and full-scope key on first start (`svc start --demo`, `pnpm start`). */
   seedDemo: boolean;
   /** Allow http:// and private-network callback URLs (development and tests only). */
   allowPrivateCallbacks: boolean;
@@ -66,7 +66,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     cursorSecret,
     sweepIntervalMs: integer(env, 'SVC_SWEEP_INTERVAL_MS', 60_000, 100, 86_400_000),
     logLevel: env.LOG_LEVEL || 'info',
-    seedDemo: flag(env, 'SVC_SEED_DEMO', true),
+    seedDemo: flag(env, 'SVC_SEED_DEMO', false),
     allowPrivateCallbacks: flag(env, 'SVC_ALLOW_PRIVATE_CALLBACKS', false),
     publicRateLimitPerMinute: integer(env, 'SVC_PUBLIC_RATE_LIMIT', 120, 1, 1_000_000),
     trustProxy: flag(env, 'SVC_TRUST_PROXY', false),

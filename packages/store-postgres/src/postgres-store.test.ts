@@ -164,7 +164,7 @@ describe('withLock on PostgreSQL', () => {
     const probe = new pg.Pool({ connectionString: TEST_DATABASE_URL, max: 1, options: `-c search_path=${schema}` });
     const iterations = 5;
     const holdMs = 30;
-    const child = spawn(TSX, [CONTENDER, TEST_DATABASE_URL, schema, 'shared-lock', String(iterations), String(holdMs)], {
+    const child = spawn(TSX, ['--conditions=@svc/source', CONTENDER, TEST_DATABASE_URL, schema, 'shared-lock', String(iterations), String(holdMs)], {
       stdio: ['pipe', 'pipe', 'inherit'],
     });
     try {

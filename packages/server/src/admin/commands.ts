@@ -37,6 +37,7 @@ export const OPTIONS = {
   id: { type: 'string' },
   file: { type: 'string' },
   role: { type: 'string' },
+  demo: { type: 'boolean' },
   widget: { type: 'string' },
   origins: { type: 'string' },
   failed: { type: 'boolean' },

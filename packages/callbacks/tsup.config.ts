@@ -1,0 +1,12 @@
+import { defineConfig } from 'tsup';
+
+/** `dist/`: ESM and CommonJS with their type declarations, what `exports` in package.json points at for npm users. */
+export default defineConfig({
+  entry: ['src/index.ts', 'src/express.ts'],
+  format: ['esm', 'cjs'],
+  dts: true,
+  clean: true,
+  target: 'es2022',
+  platform: 'neutral',
+  shims: true,
+});
