@@ -21,6 +21,10 @@ export interface ServerConfig {
   publicRateLimitPerMinute: number;
   /** Take the client address from X-Forwarded-For (only behind a proxy you control). */
   trustProxy: boolean;
+  /** After SIGTERM, how long requests in flight and claimed jobs may take before the process exits anyway. */
+  shutdownTimeoutMs: number;
+  /** How long start-up waits for a PostgreSQL server that is not accepting connections yet. */
+  databaseWaitMs: number;
 }
 
 export class ConfigError extends Error {
@@ -50,6 +54,26 @@ export function userDirectory(env: NodeJS.ProcessEnv = process.env): string {
   return env.INIT_CWD ?? process.cwd();
 }
 
+/**
+ * A connection string node-postgres can use. The value is never echoed: a mistyped URL may still hold a password.
+ */
+function databaseUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env.DATABASE_URL?.trim();
+  if (!raw) return undefined;
+  const fix = 'use postgres://USER:PASSWORD@HOST:5432/DATABASE, or unset DATABASE_URL to use the embedded database in SVC_DATA_DIR';
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`DATABASE_URL is not a URL: ${fix}.`);
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+    throw new ConfigError(`DATABASE_URL must start with postgres:// or postgresql:// (it starts with ${url.protocol}//): ${fix}.`);
+  }
+  if (!url.hostname && !url.searchParams.get('host')) throw new ConfigError(`DATABASE_URL has no host name: ${fix}.`);
+  return raw;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<ServerConfig> = {}): ServerConfig {
   const dataDir = env.SVC_DATA_DIR || '.svc-data';
   const cursorSecret = env.SVC_CURSOR_SECRET || undefined;
@@ -59,7 +83,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   return {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '127.0.0.1',
-    databaseUrl: env.DATABASE_URL || undefined,
+    databaseUrl: databaseUrl(env),
     dataDir: isAbsolute(dataDir) ? dataDir : resolve(userDirectory(env), dataDir),
     syncTimeoutMs: integer(env, 'SVC_SYNC_TIMEOUT_MS', 25_000, 100, 600_000),
     agentTimeoutMs: integer(env, 'SVC_AGENT_TIMEOUT_MS', 120_000, 1_000, 3_600_000),
@@ -70,6 +94,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     allowPrivateCallbacks: flag(env, 'SVC_ALLOW_PRIVATE_CALLBACKS', false),
     publicRateLimitPerMinute: integer(env, 'SVC_PUBLIC_RATE_LIMIT', 120, 1, 1_000_000),
     trustProxy: flag(env, 'SVC_TRUST_PROXY', false),
+    shutdownTimeoutMs: integer(env, 'SVC_SHUTDOWN_TIMEOUT_MS', 25_000, 0, 3_600_000),
+    databaseWaitMs: integer(env, 'SVC_DATABASE_WAIT_MS', 30_000, 0, 3_600_000),
     ...overrides,
   };
 }

@@ -4,3 +4,5 @@ export { createPostgresStore } from './postgres-store.js';
 export type { PostgresStoreOptions } from './postgres-store.js';
 export { migrate } from './migrate.js';
 export { DataDirInUseError } from './data-dir-lock.js';
+export { storeStatus } from './store-status.js';
+export type { StoreStatus } from './store-status.js';

@@ -51,6 +51,11 @@ export async function openPostgresDriver(options: PostgresDriverOptions): Promis
     ...queryable(pool),
     transaction: (fn) => inTransaction(pool, fn),
     withLock: (name, fn) => localQueue.run(name, () => withAdvisoryLock(lockPool, name, fn)),
+    poolStats: () => ({
+      total: pool.totalCount + lockPool.totalCount,
+      idle: pool.idleCount + lockPool.idleCount,
+      waiting: pool.waitingCount + lockPool.waitingCount,
+    }),
     async close() {
       await Promise.all([pool.end(), lockPool.end()]);
     },

@@ -15,5 +15,7 @@ export interface SqlDriver extends Queryable {
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Exclusive named lock, granted in arrival order, across everything that shares the database. */
   withLock<T>(name: string, fn: () => Promise<T>): Promise<T>;
+  /** Connection pool use, for metrics; absent where there is no pool (PGlite). */
+  poolStats?(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }

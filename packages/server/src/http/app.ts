@@ -4,6 +4,7 @@ import { requestId } from 'hono/request-id';
 import { systemClock, SvcError, type Clock, type Engine, type Store, type WidgetConfig } from '@svc/core';
 import type { Logger } from 'pino';
 import { docsPageHtml } from '../openapi/docs-page.js';
+import { createOperations, operationsRoutes, type Operations } from '../operations/operations.js';
 import { buildOpenApiDocument } from '../openapi/document.js';
 import { apiKeyAuth, type AppEnv } from './auth.js';
 import { MAX_BODY_BYTES, readJsonBody, readRequiredJsonBody } from './body.js';
@@ -23,6 +24,8 @@ export interface AppOptions {
   trustProxy?: boolean;
   /** Extra routes (the widget bundle, the demo page) added by the Node entry. */
   extraRoutes?: (app: Hono<AppEnv>) => void;
+  /** Metrics and the draining flag behind /readyz and /metrics; one of its own when absent. */
+  operations?: Operations;
 }
 
 /**
@@ -62,6 +65,8 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     const { status, body } = errorBody(new SvcError('not_found', `No endpoint ${c.req.method} ${c.req.path}.`));
     return c.json(body, status);
   });
+
+  operationsRoutes(options.operations ?? createOperations(store))(app);
 
   app.get('/healthz', async (c) => {
     // A real round trip to the store, so a lost database shows up here and not on a visitor's message.

@@ -10,6 +10,8 @@ export interface TurnWorkerOptions {
   concurrency: number;
   /** A job's lease; renewed every third of it while the turn runs, so a crashed worker's job is retaken soon. */
   leaseMs: number;
+  /** Jobs being processed, by id: what a draining worker hands back if its deadline passes first. */
+  inFlight?: Set<string>;
 }
 
 async function runWithHeartbeat(options: TurnWorkerOptions, job: TurnJob): Promise<void> {
@@ -19,6 +21,7 @@ async function runWithHeartbeat(options: TurnWorkerOptions, job: TurnJob): Promi
       options.logger.warn({ jobId: job.id, err: error }, 'could not extend a turn job lease');
     });
   }, Math.max(100, Math.floor(options.leaseMs / 3)));
+  options.inFlight?.add(job.id);
   try {
     await options.engine.processTurnJob(job);
   } catch (error) {
@@ -26,6 +29,7 @@ async function runWithHeartbeat(options: TurnWorkerOptions, job: TurnJob): Promi
     options.logger.error({ jobId: job.id, err: error }, 'turn job failed; it will be retried after its lease');
   } finally {
     clearInterval(beat);
+    options.inFlight?.delete(job.id);
   }
 }
 

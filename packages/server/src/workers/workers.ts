@@ -22,11 +22,18 @@ export interface Workers {
   /** Start the named loop now rather than at its next poll. */
   wake(kind: 'turn' | 'delivery'): void;
   stop(): Promise<void>;
+  /**
+   * Graceful shutdown: claims nothing more and waits up to `deadlineMs` for the jobs and deliveries in hand. Turn
+   * jobs still running then are released (their lease ends now), so another worker takes them over at once instead
+   * of after their lease; their reply ids keep a retaken turn from answering twice. Resolves with how many it released.
+   */
+  drain(deadlineMs: number): Promise<{ released: number }>;
 }
 
 /** The background workers of DESIGN.md section 5: callback turns and deliveries. */
 export function startWorkers(options: WorkerOptions): Workers {
   const owner = workerId();
+  const inFlight = new Set<string>();
   const onError = (error: unknown): void => options.logger.error({ err: error }, 'worker round failed');
   const pollMs = options.pollMs ?? 250;
   const turns: PollLoop = startPollLoop({
@@ -41,6 +48,7 @@ export function startWorkers(options: WorkerOptions): Workers {
         owner,
         concurrency: options.turnConcurrency ?? 4,
         leaseMs: options.jobLeaseMs ?? 15_000,
+        inFlight,
       }),
   });
   const deliveries: PollLoop = startPollLoop({
@@ -66,6 +74,19 @@ export function startWorkers(options: WorkerOptions): Workers {
     wake: (kind) => (kind === 'turn' ? turns : deliveries).wake(),
     stop: async () => {
       await Promise.all([turns.stop(), deliveries.stop()]);
+    },
+    drain: async (deadlineMs) => {
+      let timer: NodeJS.Timeout | undefined;
+      const stopped = Promise.all([turns.stop(), deliveries.stop()]).then(() => true);
+      const timedOut = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), deadlineMs)));
+      const finished = await Promise.race([stopped, timedOut]);
+      clearTimeout(timer);
+      if (finished) return { released: 0 };
+      const now = options.clock.now();
+      const results = await Promise.all(
+        [...inFlight].map((id) => options.store.extendTurnJobLease(id, owner, now).catch(() => false)),
+      );
+      return { released: results.filter(Boolean).length };
     },
   };
 }
