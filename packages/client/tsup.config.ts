@@ -4,7 +4,8 @@ import { defineConfig } from 'tsup';
 export default defineConfig({
   entry: ['src/index.ts', 'src/identity.ts'],
   format: ['esm', 'cjs'],
-  dts: true,
+  // SVC_SKIP_DTS=1: the release build, which runs the JavaScript and ships no types.
+  dts: process.env.SVC_SKIP_DTS !== '1',
   clean: true,
   target: 'es2022',
   platform: 'neutral',

@@ -7,7 +7,8 @@ import { defineConfig } from 'tsup';
 export default defineConfig({
   entry: ['src/index.ts', 'src/cli.ts'],
   format: ['esm', 'cjs'],
-  dts: { entry: 'src/index.ts' },
+  // SVC_SKIP_DTS=1: the release build, which runs the JavaScript and ships no types.
+  dts: process.env.SVC_SKIP_DTS === '1' ? false : { entry: 'src/index.ts' },
   clean: true,
   target: 'node20',
   platform: 'node',
