@@ -6,3 +6,4 @@ export { migrate } from './migrate.js';
 export { DataDirInUseError } from './data-dir-lock.js';
 export { storeStatus } from './store-status.js';
 export type { StoreStatus } from './store-status.js';
+export { backupPgliteStore, restorePgliteDataDir } from './pglite-backup.js';

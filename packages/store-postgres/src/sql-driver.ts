@@ -17,5 +17,7 @@ export interface SqlDriver extends Queryable {
   withLock<T>(name: string, fn: () => Promise<T>): Promise<T>;
   /** Connection pool use, for metrics; absent where there is no pool (PGlite). */
   poolStats?(): { total: number; idle: number; waiting: number };
+  /** A consistent copy of the whole database as a gzipped tarball; only the embedded database (PGlite) has one. */
+  dump?(): Promise<Uint8Array>;
   close(): Promise<void>;
 }

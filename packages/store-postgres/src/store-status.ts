@@ -16,6 +16,11 @@ export interface StoreStatus {
 
 const drivers = new WeakMap<Store, SqlDriver>();
 
+/** The driver behind a store made by one of the factories (status, backups). */
+export function driverOf(store: Store): SqlDriver | undefined {
+  return drivers.get(store);
+}
+
 /** Called by the factories so that `storeStatus` can reach the store's database. */
 export function registerStatusDriver(store: Store, driver: SqlDriver): void {
   drivers.set(store, driver);
