@@ -13,4 +13,5 @@ export default [
   'packages/widget',
   'examples/*',
   'e2e',
+  'packaging',
 ];

@@ -1,4 +1,5 @@
 import { defineProject } from 'vitest/config';
+import { sourceResolution } from '../vitest.source.js';
 
 /**
  * The end-to-end project: the built `widget.js` in real Chromium (Debian's /usr/bin/chromium, driven by
@@ -6,6 +7,7 @@ import { defineProject } from 'vitest/config';
  * files one at a time: the machine has 2 cores, and screenshots and timers need them.
  */
 export default defineProject({
+  ...sourceResolution,
   test: {
     name: 'e2e',
     environment: 'node',

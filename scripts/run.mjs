@@ -26,10 +26,12 @@ async function main() {
   ensureDependencies(env);
   switch (command) {
     case 'start': {
-      // The server runs as this process's only child, so a signal to `npm start` reaches it (no pnpm/sh chain).
-      const built = await foreground('pnpm', ['--silent', '--filter', '@svc/widget', 'run', 'build'], env);
-      if (built !== 0) return built;
-      return foreground(process.execPath, ['--import', 'tsx', 'packages/server/src/cli.ts', 'start', ...args], env);
+      // The server runs in this very process (no pnpm/sh chain), so a signal to `npm start` reaches it.
+      Object.assign(process.env, env);
+      const { startDemo } = await import('./start.mjs');
+      const code = await startDemo(args);
+      // A negative code means the server is running and exits on its own signal handlers.
+      return code >= 0 ? code : new Promise(() => undefined);
     }
     case 'test': {
       ensureChromium();

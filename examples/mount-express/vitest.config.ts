@@ -1,3 +1,4 @@
 import { defineProject } from 'vitest/config';
+import { sourceResolution } from '../../vitest.source.js';
 
-export default defineProject({ test: { name: 'example-mount-express', include: ['*.test.ts'] } });
+export default defineProject({ ...sourceResolution, test: { name: 'example-mount-express', include: ['*.test.ts'] } });

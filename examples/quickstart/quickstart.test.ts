@@ -12,7 +12,7 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 /** Runs quickstart.ts as a user would (tsx), with the given environment; resolves to its exit code and output. */
 async function quickstart(env: Record<string, string>) {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'quickstart.ts'], {
+    const { stdout, stderr } = await run(process.execPath, ['--conditions=@svc/source', '--import', 'tsx', 'quickstart.ts'], {
       cwd: here,
       env: { PATH: process.env.PATH ?? '', ...env },
       timeout: 60_000,

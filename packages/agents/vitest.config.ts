@@ -1,6 +1,8 @@
 import { defineProject } from 'vitest/config';
+import { sourceResolution } from '../../vitest.source.js';
 
 export default defineProject({
+  ...sourceResolution,
   test: {
     name: 'agents',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],

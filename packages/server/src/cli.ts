@@ -1,11 +1,14 @@
 #!/usr/bin/env node
+import { realpathSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { isSvcError } from '@svc/core';
-import { DataDirInUseError } from '@svc/store-postgres';
+import { DataDirInUseError, restorePgliteDataDir } from '@svc/store-postgres';
 import { forwardToServer } from './admin/admin-route.js';
 import { number, OPTIONS, runAdmin, UsageError } from './admin/commands.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, userDirectory, type ServerConfig } from './config.js';
 import { describeStore, openStore } from './open-store.js';
 import { startServer } from './start.js';
 
@@ -13,9 +16,13 @@ const USAGE = `svc — Svc Conversations server and administration
 
 Usage: svc <command> [options]      (from the repository root: pnpm svc <command> …)
 
-  start [--port N] [--host H] [--role all|api|worker]  Serve the API and run the callback workers
-                                                       (migrates; seeds a demo on first run)
+  start [--port N] [--host H] [--role all|api|worker] [--demo]
+                                                       Serve the API and run the callback workers (migrates;
+                                                       --demo seeds a demo account, widget and key on first run)
   migrate                                              Apply database migrations
+  backup --out FILE                                    Copy the embedded database to FILE (safe while svc start runs)
+  restore --file FILE                                  Replace the embedded database with a backup (svc start stopped;
+                                                       the current one is kept beside it)
   accounts create --name N [--credits C]               → { "id": "acct_…" }
   credits set --account A --balance C                  Set an account's credit balance
   widgets create --account A --name N [--knowledge-base kb_…]… [--greeting G] [--language L]
@@ -59,6 +66,7 @@ export async function main(argv: string[]): Promise<number> {
     const config = loadConfig(process.env, {
       ...(values.port === undefined ? {} : { port: number(values.port, 'port') }),
       ...(values.host === undefined ? {} : { host: values.host }),
+      ...(values.demo === true ? { seedDemo: true } : {}),
     });
     if (positionals[0] === 'start') {
       const role = values.role ?? 'all';
@@ -66,8 +74,13 @@ export async function main(argv: string[]): Promise<number> {
       await startServer(config, { role });
       return -1; // keeps running
     }
+    if (positionals[0] === 'restore') {
+      const result = await restore(config, values.file);
+      console.log(json ? JSON.stringify(result.json, null, 2) : result.text);
+      return 0;
+    }
     const command = positionals.slice(0, 2).join(' ');
-    const name = positionals[0] === 'migrate' ? 'migrate' : command;
+    const name = positionals[0] === 'migrate' || positionals[0] === 'backup' ? positionals[0] : command;
     let result: { json: unknown; text: string };
     try {
       const store = await openStore(config);
@@ -106,8 +119,43 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-const invokedDirectly = process.argv[1] !== undefined && import.meta.url === new URL(`file://${resolve(process.argv[1])}`).href;
-if (invokedDirectly) {
+/** `svc restore --file FILE`: only with the server stopped, since it replaces the database under it. */
+async function restore(config: ServerConfig, file: string | undefined): Promise<{ json: unknown; text: string }> {
+  if (config.databaseUrl) throw new UsageError('svc restore is for the embedded database; with DATABASE_URL use pg_restore or psql (README, "Backups").');
+  if (!file) throw new UsageError('--file is required');
+  const path = resolve(userDirectory(), file);
+  let archive: Buffer;
+  try {
+    archive = await readFile(path);
+  } catch (error) {
+    throw new UsageError(`Cannot read ${path}: ${(error as Error).message}`);
+  }
+  try {
+    const { previous } = await restorePgliteDataDir(config.dataDir, archive);
+    return {
+      json: { dataDir: config.dataDir, previous },
+      text: `Restored ${path} into ${config.dataDir}.${previous ? `\nThe database it replaced is kept in ${previous}; delete it once you are satisfied.` : ''}`,
+    };
+  } catch (error) {
+    if (error instanceof DataDirInUseError) {
+      throw new UsageError(`${config.dataDir} is in use (svc start is running): stop the server, then restore.`);
+    }
+    throw error;
+  }
+}
+
+/** True when this file is the program: `node dist/cli.js`, or the `svc` bin (a symlink, hence the realpath). */
+function invokedDirectly(): boolean {
+  const script = process.argv[1];
+  if (script === undefined) return false;
+  try {
+    return realpathSync(fileURLToPath(import.meta.url)) === realpathSync(resolve(script));
+  } catch {
+    return false;
+  }
+}
+
+if (invokedDirectly()) {
   main(process.argv.slice(2)).then((code) => {
     if (code >= 0) process.exit(code);
   });

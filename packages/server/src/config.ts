@@ -13,7 +13,7 @@ export interface ServerConfig {
   cursorSecret: string | undefined;
   sweepIntervalMs: number;
   logLevel: string;
-  /** Seed a demo account, widget, knowledge base and key on first start. */
+  /** Seed a demo account, widget, knowledge base and full-scope key on first start (`svc start --demo`, `pnpm start`). */
   seedDemo: boolean;
   /** Allow http:// and private-network callback URLs (development and tests only). */
   allowPrivateCallbacks: boolean;
@@ -26,6 +26,10 @@ export interface ServerConfig {
   trustProxy: number;
   /** The address visitors reach this server at (SVC_PUBLIC_URL); the demo page's key is bound to it. */
   publicUrl: string | undefined;
+  /** After SIGTERM, how long requests in flight and claimed jobs may take before the process exits anyway. */
+  shutdownTimeoutMs: number;
+  /** How long start-up waits for a PostgreSQL server that is not accepting connections yet. */
+  databaseWaitMs: number;
 }
 
 export class ConfigError extends Error {
@@ -79,6 +83,26 @@ export function userDirectory(env: NodeJS.ProcessEnv = process.env): string {
   return env.INIT_CWD ?? process.cwd();
 }
 
+/**
+ * A connection string node-postgres can use. The value is never echoed: a mistyped URL may still hold a password.
+ */
+function databaseUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env.DATABASE_URL?.trim();
+  if (!raw) return undefined;
+  const fix = 'use postgres://USER:PASSWORD@HOST:5432/DATABASE, or unset DATABASE_URL to use the embedded database in SVC_DATA_DIR';
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`DATABASE_URL is not a URL: ${fix}.`);
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+    throw new ConfigError(`DATABASE_URL must start with postgres:// or postgresql:// (it starts with ${url.protocol}//): ${fix}.`);
+  }
+  if (!url.hostname && !url.searchParams.get('host')) throw new ConfigError(`DATABASE_URL has no host name: ${fix}.`);
+  return raw;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<ServerConfig> = {}): ServerConfig {
   const dataDir = env.SVC_DATA_DIR || '.svc-data';
   const cursorSecret = env.SVC_CURSOR_SECRET || undefined;
@@ -88,18 +112,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   return {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '127.0.0.1',
-    databaseUrl: env.DATABASE_URL || undefined,
+    databaseUrl: databaseUrl(env),
     dataDir: isAbsolute(dataDir) ? dataDir : resolve(userDirectory(env), dataDir),
     syncTimeoutMs: integer(env, 'SVC_SYNC_TIMEOUT_MS', 25_000, 100, 600_000),
     agentTimeoutMs: integer(env, 'SVC_AGENT_TIMEOUT_MS', 120_000, 1_000, 3_600_000),
     cursorSecret,
     sweepIntervalMs: integer(env, 'SVC_SWEEP_INTERVAL_MS', 60_000, 100, 86_400_000),
     logLevel: env.LOG_LEVEL || 'info',
-    seedDemo: flag(env, 'SVC_SEED_DEMO', true),
+    seedDemo: flag(env, 'SVC_SEED_DEMO', false),
     allowPrivateCallbacks: flag(env, 'SVC_ALLOW_PRIVATE_CALLBACKS', false),
     publicRateLimitPerMinute: integer(env, 'SVC_PUBLIC_RATE_LIMIT', 120, 1, 1_000_000),
     trustProxy: proxyHops(env),
     publicUrl: publicUrl(env),
+    shutdownTimeoutMs: integer(env, 'SVC_SHUTDOWN_TIMEOUT_MS', 25_000, 0, 3_600_000),
+    databaseWaitMs: integer(env, 'SVC_DATABASE_WAIT_MS', 30_000, 0, 3_600_000),
     ...overrides,
   };
 }

@@ -6,7 +6,8 @@ import type { Runtime } from './runtime.js';
 export interface RunningServer {
   url: string;
   port: number;
-  close(): Promise<void>;
+  /** Stops accepting, lets requests in flight finish for up to `deadlineMs` (default: no limit), then closes. */
+  close(deadlineMs?: number): Promise<void>;
 }
 
 /** Serves the runtime's app over Node's HTTP server and runs the expiry sweep beside it. */
@@ -30,12 +31,24 @@ export async function listen(runtime: Runtime, options: { port: number; host: st
   return {
     url: `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${port}`,
     port,
-    close: () =>
+    close: (deadlineMs?: number) =>
       new Promise<void>((resolve, reject) => {
         clearInterval(sweep);
-        server.close((error) => (error ? reject(error) : resolve()));
+        let force: NodeJS.Timeout | undefined;
+        // Stops accepting connections; resolves once the requests in flight are answered and their sockets closed.
+        server.close((error) => {
+          clearTimeout(force);
+          if (error) reject(error);
+          else resolve();
+        });
         // Idle keep-alive sockets would hold close() open for their whole timeout.
         if ('closeIdleConnections' in server) server.closeIdleConnections();
+        // Past the deadline, whatever is still open is cut: the process is about to exit anyway.
+        if (deadlineMs !== undefined) {
+          force = setTimeout(() => {
+            if ('closeAllConnections' in server) server.closeAllConnections();
+          }, deadlineMs);
+        }
       }),
   };
 }

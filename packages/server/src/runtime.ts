@@ -8,12 +8,15 @@ import type { AppEnv } from './http/auth.js';
 import { formatReply } from './reply-format.js';
 import { widgetRoutes } from './widget-assets.js';
 import { createApp } from './http/app.js';
+import { createOperations, type Operations } from './operations/operations.js';
 
 export interface Runtime {
   store: Store;
   engine: Engine;
   app: Hono<AppEnv>;
   logger: Logger;
+  /** Metrics and the draining flag (/readyz, /metrics). */
+  operations: Operations;
   /** Starts the callback workers in this process (turn jobs and deliveries). */
   startWorkers(options?: Partial<Omit<WorkerOptions, 'store' | 'engine' | 'logger'>>): Workers;
 }
@@ -30,16 +33,21 @@ export interface RuntimeOptions {
   clock?: Clock;
   /** A running turn's lease (renewed while it runs); a crashed process's turns are retaken after it. Default 15 s. */
   turnLeaseMs?: number;
+  /** Also export process metrics (memory, CPU, event loop) on /metrics: for the one app a process serves. */
+  processMetrics?: boolean;
 }
 
 /** Wires the ports into an engine and the engine into the HTTP app. Everything a server or a test needs. */
 export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
-  const { store, logger, config } = options;
+  const { logger, config } = options;
+  const operations = createOperations(options.store, { processMetrics: options.processMetrics ?? false });
+  // Delivery attempts counted on their way to the database; everything else goes straight through.
+  const store = operations.metrics.instrumentStore(options.store);
   // Shared through the database, so every instance accepts every other instance's cursors, across restarts.
   const cursorSecret = config.cursorSecret ?? (await store.getOrCreateSetting('cursor_secret', () => randomBase62(43)));
   const engine = createEngine({
     store,
-    agent: options.agent ?? createLocalAgent({ knowledge: store }),
+    agent: operations.metrics.instrumentAgent(options.agent ?? createLocalAgent({ knowledge: store })),
     cursorSecret,
     syncTimeoutMs: config.syncTimeoutMs,
     agentTimeoutMs: config.agentTimeoutMs,
@@ -54,6 +62,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     engine,
     store,
     logger,
+    operations,
     extraRoutes: (app) => {
       widgetRoutes(store, { publicUrl: config.publicUrl })(app);
       options.extraRoutes?.(app);
@@ -64,10 +73,11 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   });
   const clock = options.clock ?? systemClock;
   return {
-    store,
+    store: options.store,
     engine,
     app,
     logger,
+    operations,
     startWorkers(overrides = {}) {
       workers = startWorkers({
         store,

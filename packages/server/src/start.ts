@@ -1,7 +1,8 @@
 import { createLlmAgentFromEnv } from '@svc/agents';
 import { migrate } from '@svc/store-postgres';
 import { adminRoute, newAdminToken, publishAdminEndpoint } from './admin/admin-route.js';
-import type { ServerConfig } from './config.js';
+import { createServer } from 'node:net';
+import { ConfigError, type ServerConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { listen, type RunningServer } from './node-server.js';
 import { describeStore, openStore } from './open-store.js';
@@ -37,7 +38,9 @@ export type Role = 'all' | 'api' | 'worker';
 export async function startServer(config: ServerConfig, options: { role?: Role } = {}): Promise<RunningServer | null> {
   const role = options.role ?? 'all';
   const logger = createLogger(config.logLevel);
-  const store = await openStore(config);
+  // A port in use is reported before anything touches the database.
+  if (role !== 'worker') await assertPortFree(config.port, config.host);
+  const store = await openStore(config, { onWaiting: (message) => logger.warn(message) });
   await migrate(store);
   const seed = config.seedDemo ? await seedDemo(store) : null;
   // SVC_AI_PROVIDER picks an LLM (OpenAI, Anthropic, any OpenAI-compatible server); unset, the offline local agent
@@ -49,6 +52,7 @@ export async function startServer(config: ServerConfig, options: { role?: Role }
     config,
     store,
     logger,
+    processMetrics: true,
     ...(llm === null ? {} : { agent: llm }),
     ...(adminToken ? { extraRoutes: adminRoute(store, config, adminToken) } : {}),
   });
@@ -61,17 +65,53 @@ export async function startServer(config: ServerConfig, options: { role?: Role }
   else process.stderr.write(`Svc Conversations worker running (${describeStore(config)})\n`);
 
   let stopping = false;
+  /**
+   * Graceful shutdown (DESIGN.md section 9): /readyz turns 503 at once, the listener closes, requests in flight and
+   * claimed jobs get up to SVC_SHUTDOWN_TIMEOUT_MS to finish, jobs still running are handed back, then exit 0.
+   * A second signal exits at once.
+   */
   const stop = async (signal: string): Promise<void> => {
-    if (stopping) return;
+    if (stopping) {
+      logger.warn({ signal }, 'second signal: exiting without waiting');
+      process.exit(1);
+    }
     stopping = true;
-    logger.info({ signal }, 'shutting down');
+    const started = performance.now();
+    runtime.operations.startDraining();
+    logger.info({ signal, deadlineMs: config.shutdownTimeoutMs }, 'draining');
     await unpublish?.().catch(() => undefined);
-    await server?.close().catch(() => undefined);
-    await workers?.stop().catch(() => undefined);
-    await store.close();
+    const [, drained] = await Promise.all([
+      server?.close(config.shutdownTimeoutMs).catch((error: unknown) => logger.warn({ err: error }, 'closing the listener failed')),
+      // Turns run in the process that accepted them, whatever its role: the engine drains them, workers or not.
+      runtime.engine.drainTurns(config.shutdownTimeoutMs).catch((error: unknown) => {
+        logger.warn({ err: error }, 'draining the turns failed');
+        return { released: 0 };
+      }),
+      workers?.drain(config.shutdownTimeoutMs).catch((error: unknown) => logger.warn({ err: error }, 'draining the workers failed')),
+    ]);
+    await store.close().catch((error: unknown) => logger.warn({ err: error }, 'closing the database failed'));
+    logger.info({ ms: Math.round(performance.now() - started), releasedJobs: drained?.released ?? 0 }, 'stopped');
     process.exit(0);
   };
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
   return server;
+}
+
+/** Binds and releases the port, so that `svc start` fails before migrating when another program holds it. */
+async function assertPortFree(port: number, host: string): Promise<void> {
+  if (port === 0) return;
+  await new Promise<void>((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE') {
+        reject(new ConfigError(`PORT ${port} on ${host} is already in use (another server listens there): stop it, or set PORT (or --port) to a free port.`));
+      } else if (error.code === 'EACCES') {
+        reject(new ConfigError(`PORT ${port} on ${host} needs privileges this process lacks: use a port above 1023 behind a reverse proxy, or set HOST and PORT.`));
+      } else if (error.code === 'EADDRNOTAVAIL') {
+        reject(new ConfigError(`HOST ${host} is not an address of this machine: set HOST to 127.0.0.1, 0.0.0.0 or one of its addresses.`));
+      } else reject(error);
+    });
+    probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve()));
+  });
 }

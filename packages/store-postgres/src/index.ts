@@ -5,3 +5,6 @@ export type { PostgresStoreOptions } from './postgres-store.js';
 export { migrate } from './migrate.js';
 export { DataDirInUseError } from './data-dir-lock.js';
 export type { QueryObserver } from './counting-driver.js';
+export { storeStatus } from './store-status.js';
+export type { StoreStatus } from './store-status.js';
+export { backupPgliteStore, restorePgliteDataDir } from './pglite-backup.js';

@@ -1,6 +1,7 @@
 import type { Store } from '@svc/core';
 import { registerMigrator, runMigrations } from './migrate.js';
 import type { SqlDriver } from './sql-driver.js';
+import { registerStatusDriver } from './store-status.js';
 import { createSqlStore } from './sql-store.js';
 import { availableTextSearchConfigs } from './text-search.js';
 
@@ -10,6 +11,7 @@ export async function openSqlStore(driver: SqlDriver): Promise<Store> {
     const applied = await runMigrations(driver);
     const store = createSqlStore(driver, { configs: await availableTextSearchConfigs(driver) });
     registerMigrator(store, driver, applied);
+    registerStatusDriver(store, driver);
     return store;
   } catch (error) {
     await driver.close().catch(() => undefined);

@@ -31,6 +31,13 @@ export async function openPgliteDriver(options: PgliteDriverOptions = {}): Promi
   return {
     ...queryable(db),
     transaction: (fn) => db.transaction((tx) => fn(queryable(tx))),
+    async dump() {
+      // Flushed to the data files first, then copied while no transaction (the outer lock) and no statement (the
+      // inner one, which dumpDataDir takes) can run: the copy is a committed state, never a write half done.
+      await db.exec('checkpoint');
+      const archive = await db.transaction(() => db.dumpDataDir('gzip'));
+      return new Uint8Array(await archive.arrayBuffer());
+    },
     async close() {
       try {
         if (!db.closed) await db.close();

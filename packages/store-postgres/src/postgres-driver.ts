@@ -60,6 +60,7 @@ export async function openPostgresDriver(options: PostgresDriverOptions): Promis
     ...queryable(pool),
     transaction: (fn) => inTransaction(pool, fn),
     notifications,
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async close() {
       await notifications.close();
       await pool.end();

@@ -23,5 +23,9 @@ export interface SqlDriver extends Queryable {
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Present when other processes may share the database (PostgreSQL); PGlite is one process by construction. */
   notifications?: SqlNotifications;
+  /** Connection pool use, for metrics; absent where there is no pool (PGlite). */
+  poolStats?(): { total: number; idle: number; waiting: number };
+  /** A consistent copy of the whole database as a gzipped tarball; only the embedded database (PGlite) has one. */
+  dump?(): Promise<Uint8Array>;
   close(): Promise<void>;
 }

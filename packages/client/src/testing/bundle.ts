@@ -24,6 +24,8 @@ export async function measureBrowserBundle(): Promise<BundleSize> {
     minify: true,
     format: 'esm',
     platform: 'browser',
+    // The workspace's @svc/* packages from source, as in tests (package.json `exports`).
+    conditions: ['@svc/source'],
     target: 'es2022',
     write: false,
     metafile: true,

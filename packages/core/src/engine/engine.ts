@@ -83,6 +83,11 @@ export interface Engine {
   runQueuedTurns(limit: number): Promise<number>;
   /** Stops this engine's background turn work (listening, polling) and waits for the turns running here. */
   close(): Promise<void>;
+  /**
+   * Graceful shutdown: accepts and claims no more turns, waits up to `deadlineMs` for those running here, then hands
+   * the rest back to other processes (their leases end now). Resolves how many it handed back.
+   */
+  drainTurns(deadlineMs: number): Promise<{ released: number }>;
   knowledge: {
     create(principal: Principal, body: unknown): Promise<EngineResult<KnowledgeBaseView>>;
     list(principal: Principal, query: ListQueryInput): Promise<PageResult<KnowledgeBaseView>>;
@@ -137,6 +142,7 @@ export function createEngine(options: EngineOptions): Engine {
     expireIdleSessions: () => ctx.store.expireSessions(ctx.clock.now()),
     runQueuedTurns: (limit) => runner.runQueued(limit),
     close: () => runner.close(),
+    drainTurns: (deadlineMs) => runner.drain(deadlineMs),
     knowledge: {
       create: (p, body) => knowledge.createKnowledgeBase(ctx, p, body),
       list: (p, query) => knowledge.listKnowledgeBases(ctx, p, query),

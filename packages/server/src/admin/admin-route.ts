@@ -62,7 +62,11 @@ export async function forwardToServer(dataDir: string, command: string, values: 
     throw new Error(`The data directory ${dataDir} is in use by another process that does not accept commands; stop it, or use DATABASE_URL.`);
   }
   // Files are named relative to where the CLI runs, not where the server was started.
-  const forwarded: Values = values.file === undefined ? values : { ...values, file: resolve(userDirectory(), values.file) };
+  const forwarded: Values = {
+    ...values,
+    ...(values.file === undefined ? {} : { file: resolve(userDirectory(), values.file) }),
+    ...(values.out === undefined ? {} : { out: resolve(userDirectory(), values.out) }),
+  };
   const res = await fetch(`${endpoint.url}/admin/cli`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${endpoint.token}` },

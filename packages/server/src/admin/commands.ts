@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { parseArgs } from 'node:util';
 import type { Store } from '@svc/core';
-import { migrate } from '@svc/store-postgres';
+import { backupPgliteStore, migrate } from '@svc/store-postgres';
 import type { ServerConfig } from '../config.js';
 import { userDirectory } from '../config.js';
 import { createAccount, setCredits } from './accounts.js';
@@ -37,6 +37,8 @@ export const OPTIONS = {
   id: { type: 'string' },
   file: { type: 'string' },
   role: { type: 'string' },
+  demo: { type: 'boolean' },
+  out: { type: 'string' },
   widget: { type: 'string' },
   origins: { type: 'string' },
   failed: { type: 'boolean' },
@@ -156,6 +158,18 @@ export async function runAdmin(command: string, values: Values, store: Store, co
         ? deliveries.map((d) => `${d.id}  ${d.event}  ${d.status}  attempts=${d.attempts}  ${d.lastError ?? ''}`).join('\n')
         : 'No deliveries.';
       return { json: deliveries, text };
+    }
+    case 'backup': {
+      if (config.databaseUrl) {
+        throw new UsageError('svc backup copies the embedded database; with DATABASE_URL use pg_dump (README, "Backups").');
+      }
+      const out = resolve(userDirectory(), required(values, 'out'));
+      const archive = await backupPgliteStore(store);
+      // Written under a temporary name and renamed: an interrupted backup never leaves a truncated file behind.
+      const partial = `${out}.partial`;
+      await writeFile(partial, archive, { mode: 0o600 });
+      await rename(partial, out);
+      return { json: { file: out, bytes: archive.length }, text: `Backed up ${config.dataDir} to ${out} (${archive.length} bytes).` };
     }
     case 'deliveries replay': {
       const delivery = await replayDelivery(store, required(values, 'id'));

@@ -2,6 +2,7 @@ import { Hono, type Handler, type MiddlewareHandler } from 'hono';
 import { requestId } from 'hono/request-id';
 import { parseInput, systemClock, SvcError, type Clock, type Engine, type Store } from '@svc/core';
 import type { Logger } from 'pino';
+import { createOperations, operationsRoutes, type Operations } from '../operations/operations.js';
 import { buildOpenApiDocument } from '../openapi/document.js';
 import { apiKeyAuth, type AppEnv } from './auth.js';
 import { limitBody, readJsonBody, readRequiredJsonBody } from './body.js';
@@ -22,6 +23,8 @@ export interface AppOptions {
   trustProxy?: boolean | number;
   /** Extra routes (the widget bundle, the demo page) added by the Node entry. */
   extraRoutes?: (app: Hono<AppEnv>) => void;
+  /** Metrics and the draining flag behind /readyz and /metrics; one of its own when absent. */
+  operations?: Operations;
 }
 
 /**
@@ -64,6 +67,9 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     const { status, body } = errorBody(new SvcError('not_found', `No endpoint ${c.req.method} ${c.req.path}.`));
     return c.json(body, status);
   });
+
+  // /readyz, /metrics, request metrics and compression (DESIGN.md section 9), before everything they measure.
+  operationsRoutes(options.operations ?? createOperations(store))(app);
 
   // Wrong methods on known paths are 405 with `Allow` from the route table, before any key check or query;
   // HEAD only where the table allows it, so it never runs or bills a metered read.

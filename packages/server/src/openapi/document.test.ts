@@ -30,8 +30,9 @@ describe('OpenAPI document', () => {
 
   it('documents exactly the routes the app mounts, both ways', async () => {
     const { runtime } = await createHarness();
-    // The document describes the JSON API: the reference itself and the widget's assets (script, demo page) are not part of it.
-    const assets = new Set(['/openapi.json', '/docs', '/widget.js', '/widget-assets/:file', '/demo']);
+    // The document describes the JSON API: the reference itself, the widget's assets (script, panel, demo page) and
+    // the orchestrator probes documented in the README's production section (/readyz, Prometheus /metrics) are not part of it.
+    const assets = new Set(['/openapi.json', '/docs', '/widget.js', '/widget-assets/:file', '/demo', '/readyz', '/metrics']);
     const mounted = runtime.app.routes
       .filter((route) => route.method !== 'ALL' && !assets.has(route.path))
       .map((route) => `${route.method} ${route.path.replace(/:(\w+)/g, '{$1}')}`);

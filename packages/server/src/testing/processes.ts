@@ -4,10 +4,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /**
  * `node --import tsx script.ts`: TypeScript in ONE process. tsx's own CLI runs the script in a child process,
- * and a SIGKILL sent to the wrapper would leave that child (the real server) running.
+ * and a SIGKILL sent to the wrapper would leave that child (the real server) running. The `@svc/source` condition
+ * resolves the workspace packages to their sources, as in tests, so no build is needed.
  */
 export function nodeWithTsx(script: string, args: string[] = []): string[] {
-  return ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href, script, ...args];
+  return ['--conditions=@svc/source', '--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href, script, ...args];
 }
 
 /** Starts `callback-process.ts` in its own Node process; resolves with what it printed after `ready`. */

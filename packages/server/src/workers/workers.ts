@@ -24,6 +24,11 @@ export interface Workers {
   /** Start the named loop now rather than at its next poll. */
   wake(kind: 'turn' | 'delivery'): void;
   stop(): Promise<void>;
+  /**
+   * Graceful shutdown: claims nothing more and waits up to `deadlineMs` for the rounds in hand (deliveries in flight,
+   * turns this loop claimed). The engine's `drainTurns` hands back turns still running at the deadline.
+   */
+  drain(deadlineMs: number): Promise<void>;
 }
 
 /** The background workers of DESIGN.md section 5: callback turns and deliveries. */
@@ -64,6 +69,14 @@ export function startWorkers(options: WorkerOptions): Workers {
     wake: (kind) => (kind === 'turn' ? turns : deliveries).wake(),
     stop: async () => {
       await Promise.all([turns.stop(), deliveries.stop()]);
+    },
+    drain: async (deadlineMs) => {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.all([turns.stop(), deliveries.stop()]),
+        new Promise<void>((resolve) => (timer = setTimeout(resolve, deadlineMs))),
+      ]);
+      clearTimeout(timer);
     },
   };
 }

@@ -42,6 +42,12 @@ export interface TurnRunner {
   runQueued(limit: number): Promise<number>;
   /** Stops listening and polling, and waits for the turns running here. */
   close(): Promise<void>;
+  /**
+   * Graceful shutdown (DESIGN.md section 9): accepts and claims nothing more and waits up to `deadlineMs` for the
+   * turns running here; those still running then are handed back (their lease ends now) so another process takes
+   * them over at once, and their fixed reply ids keep a retaken turn from answering twice.
+   */
+  drain(deadlineMs: number): Promise<{ released: number }>;
 }
 
 /** One caller waiting inline: 'taken' once a commit has chosen to answer it, so its deadline no longer applies. */
@@ -249,6 +255,21 @@ export function createTurnRunner(ctx: EngineContext, options: TurnRunnerOptions)
       unsubscribe();
       clearInterval(poll);
       await Promise.allSettled([...running.values()]);
+    },
+    async drain(deadlineMs) {
+      closed = true;
+      unsubscribe();
+      clearInterval(poll);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const finished = await Promise.race([
+        Promise.allSettled([...running.values()]).then(() => true),
+        new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), deadlineMs))),
+      ]);
+      clearTimeout(timer);
+      if (finished) return { released: 0 };
+      const now = ctx.clock.now();
+      const released = await Promise.all([...running.keys()].map((id) => ctx.store.extendTurnJobLease(id, owner, now).catch(() => false)));
+      return { released: released.filter(Boolean).length };
     },
   };
 }

@@ -1,0 +1,143 @@
+import type { Agent, Store } from '@svc/core';
+import type { MiddlewareHandler } from 'hono';
+import { matchedRoutes } from 'hono/route';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { StoreStatus } from '@svc/store-postgres';
+
+/**
+ * Prometheus metrics (DESIGN.md section 9). One registry per app, so several apps in one process (tests, an
+ * embedder mounting two) keep separate counts.
+ */
+export interface Metrics {
+  registry: Registry;
+  /** Counts and times every request by method, route pattern and status. */
+  http: MiddlewareHandler;
+  /** The agent, with turns counted by outcome and their latency observed. */
+  instrumentAgent(agent: Agent): Agent;
+  /** The store, with callback delivery attempts counted by outcome. */
+  instrumentStore<S extends Store>(store: S): S;
+  /** Sets the gauges read from the database (queue depth, pool use) just before a scrape. */
+  setStoreStatus(status: StoreStatus): void;
+}
+
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+const AGENT_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 60, 120];
+
+/**
+ * The route pattern that answered (`/widgets/:widgetId/conversations`), never the raw path: ids in label values
+ * would make one time series per session. Requests no route matched share one label.
+ */
+function routeLabel(c: Parameters<MiddlewareHandler>[0]): string {
+  const handlers = matchedRoutes(c).filter((route) => route.method !== 'ALL');
+  return handlers.at(-1)?.path ?? 'unmatched';
+}
+
+export function createMetrics(options: { processMetrics?: boolean } = {}): Metrics {
+  const registry = new Registry();
+  if (options.processMetrics) collectDefaultMetrics({ register: registry, prefix: 'svc_process_' });
+
+  const requests = new Counter({
+    name: 'svc_http_requests_total',
+    help: 'HTTP requests answered, by method, route pattern and status.',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: 'svc_http_request_duration_seconds',
+    help: 'Time to answer an HTTP request (until the response is ready), by method, route pattern and status.',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  const turns = new Counter({
+    name: 'svc_turns_total',
+    help: 'Agent turns (one per visitor message answered), by outcome: ok or error.',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  const agentLatency = new Histogram({
+    name: 'svc_agent_latency_seconds',
+    help: 'Time the agent took to produce a reply, by outcome.',
+    labelNames: ['outcome'] as const,
+    buckets: AGENT_BUCKETS,
+    registers: [registry],
+  });
+  const deliveries = new Counter({
+    name: 'svc_callback_deliveries_total',
+    help: 'Callback delivery attempts by outcome: delivered, retry (failed, another attempt scheduled) or failed (retries exhausted).',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  const turnJobs = new Gauge({
+    name: 'svc_turn_jobs',
+    help: 'Callback turn jobs not finished yet, by status (queued, running), across every instance sharing the database.',
+    labelNames: ['status'] as const,
+    registers: [registry],
+  });
+  const pendingDeliveries = new Gauge({
+    name: 'svc_callback_deliveries_pending',
+    help: 'Callback deliveries waiting for a first attempt or a retry, across every instance sharing the database.',
+    registers: [registry],
+  });
+  const pool = new Gauge({
+    name: 'svc_db_pool_connections',
+    help: 'PostgreSQL connections of this process by state (total, idle, waiting = requests waiting for one). Absent on PGlite.',
+    labelNames: ['state'] as const,
+    registers: [registry],
+  });
+
+  return {
+    registry,
+    http: async (c, next) => {
+      const started = performance.now();
+      await next();
+      const labels = { method: c.req.method, route: routeLabel(c), status: String(c.res.status) };
+      requests.inc(labels);
+      duration.observe(labels, (performance.now() - started) / 1000);
+    },
+    instrumentAgent(agent) {
+      return {
+        async reply(request) {
+          const end = agentLatency.startTimer();
+          try {
+            const reply = await agent.reply(request);
+            end({ outcome: 'ok' });
+            turns.inc({ outcome: 'ok' });
+            return reply;
+          } catch (error) {
+            end({ outcome: 'error' });
+            turns.inc({ outcome: 'error' });
+            throw error;
+          }
+        },
+      };
+    },
+    instrumentStore(store) {
+      // Only delivery attempts are counted; every other call goes straight to the store.
+      return new Proxy(store, {
+        get(target, property, receiver) {
+          if (property === 'recordDeliveryAttempt') {
+            return async (...args: Parameters<Store['recordDeliveryAttempt']>) => {
+              const result = await target.recordDeliveryAttempt(...args);
+              const attempt = args[1];
+              deliveries.inc({ outcome: attempt.ok ? 'delivered' : attempt.nextAttemptAt ? 'retry' : 'failed' });
+              return result;
+            };
+          }
+          const value = Reflect.get(target, property, receiver) as unknown;
+          return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+        },
+      });
+    },
+    setStoreStatus(status) {
+      turnJobs.set({ status: 'queued' }, status.turnJobs.queued);
+      turnJobs.set({ status: 'running' }, status.turnJobs.running);
+      pendingDeliveries.set(status.pendingDeliveries);
+      if (status.pool) {
+        pool.set({ state: 'total' }, status.pool.total);
+        pool.set({ state: 'idle' }, status.pool.idle);
+        pool.set({ state: 'waiting' }, status.pool.waiting);
+      }
+    },
+  };
+}
