@@ -133,12 +133,19 @@ describe('rate limits (issue 10, defect 4)', () => {
   });
 });
 
-describe('SVC_TRUST_PROXY', () => {
+describe('configuration', () => {
   it('is a number of proxies, true meaning one', () => {
     expect(loadConfig({}).trustProxy).toBe(0);
     expect(loadConfig({ SVC_TRUST_PROXY: 'true' }).trustProxy).toBe(1);
     expect(loadConfig({ SVC_TRUST_PROXY: 'false' }).trustProxy).toBe(0);
     expect(loadConfig({ SVC_TRUST_PROXY: '2' }).trustProxy).toBe(2);
     expect(() => loadConfig({ SVC_TRUST_PROXY: 'maybe' })).toThrow(/SVC_TRUST_PROXY/);
+  });
+
+  it('SVC_PUBLIC_URL is kept as an origin and must be an http(s) URL', () => {
+    expect(loadConfig({}).publicUrl).toBeUndefined();
+    expect(loadConfig({ SVC_PUBLIC_URL: 'https://chat.example.com/some/path' }).publicUrl).toBe('https://chat.example.com');
+    expect(() => loadConfig({ SVC_PUBLIC_URL: 'chat.example.com' })).toThrow(/SVC_PUBLIC_URL/);
+    expect(() => loadConfig({ SVC_PUBLIC_URL: 'ftp://chat.example.com' })).toThrow(/SVC_PUBLIC_URL/);
   });
 });
