@@ -39,7 +39,12 @@ export function cors(store: Store): MiddlewareHandler<AppEnv> {
       });
     }
     await next();
-    const allowed = c.get('corsOrigin');
+    let allowed = c.get('corsOrigin');
+    if (!allowed && origin && c.res.status === 429 && (await store.publicKeyAllowsOrigin(origin))) {
+      // Refused before authentication, so no key vouched for the origin: the index does, so the widget reads a
+      // 429 with Retry-After instead of a network error.
+      allowed = origin;
+    }
     if (allowed) {
       c.res.headers.set('Access-Control-Allow-Origin', allowed);
       c.res.headers.set('Access-Control-Expose-Headers', EXPOSED_HEADERS);

@@ -68,6 +68,14 @@ describe('rate limits (issue 10, defect 4)', () => {
       statuses.push((await call(url, { 'X-API-Key': publicKey, Origin: ORIGIN, 'X-Forwarded-For': `10.0.0.${i}, 198.51.100.7` })).status);
     }
     expect(statuses).toEqual([200, 200, 200, 429, 429]);
+    // The widget's browser can read the 429 (and its Retry-After), though no key was looked at.
+    const limited = await call(url, { 'X-API-Key': publicKey, Origin: ORIGIN, 'X-Forwarded-For': '10.9.9.9, 198.51.100.7' });
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('access-control-allow-origin')).toBe(ORIGIN);
+    expect(limited.headers.get('access-control-expose-headers')).toMatch(/Retry-After/);
+    const elsewhere = await call(url, { 'X-API-Key': publicKey, Origin: 'https://evil.example', 'X-Forwarded-For': '198.51.100.7' });
+    expect(elsewhere.status).toBe(429);
+    expect(elsewhere.headers.get('access-control-allow-origin')).toBeNull();
     // Another client behind the same proxy has a budget of its own.
     expect((await call(url, { 'X-API-Key': publicKey, Origin: ORIGIN, 'X-Forwarded-For': '198.51.100.7, 198.51.100.8' })).status).toBe(200);
   });
