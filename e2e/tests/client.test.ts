@@ -13,7 +13,8 @@ describe('client against a real server', () => {
     live = await startLiveServer({ syncTimeoutMs: 1_000 });
     client = createClient({ baseUrl: live.url, apiKey: live.keys.chat });
     widget = live.widgetId;
-  });
+    // PGlite start-up, migrations and the knowledge import take seconds on a loaded CI machine.
+  }, 60_000);
 
   afterAll(() => live.close());
 

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresStore, migrate } from './index.js';
 import { migrationLabel, runMigrations } from './migrate.js';
 import { MIGRATIONS } from './migrations.js';
+import { PUBLIC_ORIGIN_QUERY } from './ops/guards.js';
 import { openPostgresDriver } from './postgres-driver.js';
 import { TEST_DATABASE_URL, adminPool, dropSchema, testSchemaName, waitUntil } from './test-support.js';
 
@@ -94,6 +95,23 @@ describe('createPostgresStore', () => {
     expect((await store.getSession('wgt_v2', 'order-1234'))?.creatorKeyKind).toBe('secret');
     expect((await store.getSession('wgt_v2', 'sess_short'))?.creatorKeyKind).toBe('secret');
     expect((await store.getSession('wgt_v2', generated))?.creatorKeyKind).toBe('public');
+  });
+
+  it('answers the CORS origin lookup from the partial GIN index, not by reading every key (issue 10, defect 3)', async () => {
+    const schema = schemaForTest();
+    await open(schema);
+    const client = await admin.connect();
+    try {
+      await client.query(`set search_path to "${schema}"; set enable_seqscan = off`);
+      const { rows } = await client.query(
+        `explain ${PUBLIC_ORIGIN_QUERY}`,
+        ['https://shop.example', null],
+      );
+      expect(rows.map((row: Record<string, string>) => Object.values(row)[0]).join('\n')).toContain('api_keys_public_origins');
+    } finally {
+      await client.query('reset search_path; reset enable_seqscan');
+      client.release();
+    }
   });
 
   it('refuses a database migrated by a newer release', async () => {

@@ -34,6 +34,8 @@ async function instance(store: Store, config: { limit: number; trustProxy?: numb
     store,
     logger: createLogger('silent'),
     agent: createScriptedAgent(() => ({ content: 'ok' })),
+    // Mid-window and frozen: fixed windows restart on the minute, which a test must not straddle by chance.
+    clock: { now: () => new Date('2026-03-01T12:00:30Z') },
   });
   const server = await listen(runtime, { port: 0, host: '127.0.0.1', sweepIntervalMs: 3_600_000 });
   cleanups.push(() => server.close());
@@ -66,8 +68,27 @@ describe('rate limits (issue 10, defect 4)', () => {
       statuses.push((await call(url, { 'X-API-Key': publicKey, Origin: ORIGIN, 'X-Forwarded-For': `10.0.0.${i}, 198.51.100.7` })).status);
     }
     expect(statuses).toEqual([200, 200, 200, 429, 429]);
+    // The widget's browser can read the 429 (and its Retry-After), though no key was looked at.
+    const limited = await call(url, { 'X-API-Key': publicKey, Origin: ORIGIN, 'X-Forwarded-For': '10.9.9.9, 198.51.100.7' });
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('access-control-allow-origin')).toBe(ORIGIN);
+    expect(limited.headers.get('access-control-expose-headers')).toMatch(/Retry-After/);
+    const elsewhere = await call(url, { 'X-API-Key': publicKey, Origin: 'https://evil.example', 'X-Forwarded-For': '198.51.100.7' });
+    expect(elsewhere.status).toBe(429);
+    expect(elsewhere.headers.get('access-control-allow-origin')).toBeNull();
     // Another client behind the same proxy has a budget of its own.
     expect((await call(url, { 'X-API-Key': publicKey, Origin: ORIGIN, 'X-Forwarded-For': '198.51.100.7, 198.51.100.8' })).status).toBe(200);
+  });
+
+  it('counts IPv6 clients per /64 and IPv4-mapped addresses as IPv4, so rotating within one allocation does not help', async () => {
+    const { store, dispose } = await PRODUCTION_STORES[0]![1]();
+    cleanups.push(dispose);
+    const { publicKey } = await seed(store);
+    const url = `${await instance(store, { limit: 3, trustProxy: 1 })}/widget/config`;
+    const from = async (address: string) => (await call(url, { 'X-API-Key': publicKey, Origin: ORIGIN, 'X-Forwarded-For': address })).status;
+    expect([await from('2001:db8:1:2::1'), await from('2001:db8:1:2:ffff::9'), await from('[2001:db8:1:2::7]:443'), await from('2001:db8:1:2::2')]).toEqual([200, 200, 200, 429]);
+    expect(await from('2001:db8:1:3::1')).toBe(200);
+    expect([await from('203.0.113.9'), await from('::ffff:203.0.113.9'), await from('203.0.113.9:5555'), await from('203.0.113.9')]).toEqual([200, 200, 200, 429]);
   });
 
   it('with two trusted proxies, skips the entry the nearer proxy wrote', async () => {
@@ -120,12 +141,19 @@ describe('rate limits (issue 10, defect 4)', () => {
   });
 });
 
-describe('SVC_TRUST_PROXY', () => {
+describe('configuration', () => {
   it('is a number of proxies, true meaning one', () => {
     expect(loadConfig({}).trustProxy).toBe(0);
     expect(loadConfig({ SVC_TRUST_PROXY: 'true' }).trustProxy).toBe(1);
     expect(loadConfig({ SVC_TRUST_PROXY: 'false' }).trustProxy).toBe(0);
     expect(loadConfig({ SVC_TRUST_PROXY: '2' }).trustProxy).toBe(2);
     expect(() => loadConfig({ SVC_TRUST_PROXY: 'maybe' })).toThrow(/SVC_TRUST_PROXY/);
+  });
+
+  it('SVC_PUBLIC_URL is kept as an origin and must be an http(s) URL', () => {
+    expect(loadConfig({}).publicUrl).toBeUndefined();
+    expect(loadConfig({ SVC_PUBLIC_URL: 'https://chat.example.com/some/path' }).publicUrl).toBe('https://chat.example.com');
+    expect(() => loadConfig({ SVC_PUBLIC_URL: 'chat.example.com' })).toThrow(/SVC_PUBLIC_URL/);
+    expect(() => loadConfig({ SVC_PUBLIC_URL: 'ftp://chat.example.com' })).toThrow(/SVC_PUBLIC_URL/);
   });
 });

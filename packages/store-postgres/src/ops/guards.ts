@@ -1,6 +1,12 @@
 import type { GuardOps } from '@svc/core';
 import type { Db } from './db.js';
 
+/** Does a live public key (of widget $2, when not null) allow origin $1? Served by the partial GIN index api_keys_public_origins. */
+export const PUBLIC_ORIGIN_QUERY = `select 1 from api_keys
+  where kind = 'public' and revoked_at is null and allowed_origins @> jsonb_build_array($1::text)
+    and ($2::text is null or widget_id = $2)
+  limit 1`;
+
 /** Rate-limit counters and the CORS origin lookup (migration 4). */
 export function guardOps(db: Db): GuardOps {
   return {
@@ -23,14 +29,8 @@ export function guardOps(db: Db): GuardOps {
       return row?.count ?? 0;
     },
     async publicKeyAllowsOrigin(origin, widgetId) {
-      // `@>` on the partial GIN index api_keys_public_origins: one probe, whatever the number of keys.
-      const rows = await db().query(
-        `select 1 from api_keys
-         where kind = 'public' and revoked_at is null and allowed_origins @> jsonb_build_array($1::text)
-           and ($2::text is null or widget_id = $2)
-         limit 1`,
-        [origin, widgetId ?? null],
-      );
+      // One index probe, whatever the number of keys.
+      const rows = await db().query(PUBLIC_ORIGIN_QUERY, [origin, widgetId ?? null]);
       return rows.length > 0;
     },
   };
