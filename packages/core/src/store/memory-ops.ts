@@ -269,6 +269,14 @@ export function createMemoryOps(state: MemoryState, publish: (event: TurnEvent) 
       state.idempotency.set(recordKey, copy(record));
       return true;
     },
+    async settleIdempotencyRecord(scope, idempotencyKey, requestHash, response) {
+      const recordKey = key(scope, idempotencyKey);
+      const record = state.idempotency.get(recordKey);
+      if (!record || record.status !== 0 || record.requestHash !== requestHash) return false;
+      if (response === null) state.idempotency.delete(recordKey);
+      else state.idempotency.set(recordKey, { ...record, status: response.status, body: response.body });
+      return true;
+    },
     async deleteIdempotencyRecordsBefore(before) {
       let deleted = 0;
       for (const record of [...state.idempotency.values()]) {
