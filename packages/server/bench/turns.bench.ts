@@ -29,6 +29,8 @@ import { measureStreamTurns, type StreamTurnFigures } from './stream-turns.js';
 
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 5000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
+/** Run, unmeasured, before each measured phase: JIT, PGlite's WASM and the pools warm up first. */
+const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 1000);
 const POSTGRES_URL = process.env.SVC_BENCH_DATABASE_URL ?? process.env.SVC_TEST_DATABASE_URL;
 const load = { concurrency: CONCURRENCY, durationMs: DURATION_MS };
 
@@ -136,22 +138,23 @@ async function benchBackend(backend: Backend): Promise<BackendFigures> {
         }),
       );
 
-    const storeResult = await storeTurns(store, { accountId: account.id, widgetId: widget.id, keyId: apiKey.id }, load);
+    const storeIds = { accountId: account.id, widgetId: widget.id, keyId: apiKey.id };
+    await storeTurns(store, storeIds, { ...load, durationMs: WARMUP_MS });
+    const storeResult = await storeTurns(store, storeIds, load);
 
     const syncSessions = await newSessions();
+    const syncTurn = async (worker: number): Promise<void> => {
+      const res = await fetch(`${base}/${syncSessions[worker]}/messages`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ content: 'Hello, what are your opening hours?' }),
+      });
+      if (res.status !== 200) throw new Error(`sync turn failed: ${res.status} ${await res.text()}`);
+      await res.json();
+    };
+    await runLoad({ ...load, durationMs: WARMUP_MS, send: syncTurn });
     counting = true;
-    const sync = await runLoad({
-      ...load,
-      send: async (worker) => {
-        const res = await fetch(`${base}/${syncSessions[worker]}/messages`, {
-          method: 'POST',
-          headers,
-          body: JSON.stringify({ content: 'Hello, what are your opening hours?' }),
-        });
-        if (res.status !== 200) throw new Error(`sync turn failed: ${res.status} ${await res.text()}`);
-        await res.json();
-      },
-    });
+    const sync = await runLoad({ ...load, send: syncTurn });
     counting = false;
 
     const callbackSessions = await newSessions();

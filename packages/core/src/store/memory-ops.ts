@@ -204,6 +204,11 @@ export function createMemoryOps(state: MemoryState, publish: (event: TurnEvent) 
     async lockSession(widgetId, sessionId) {
       return copyOrNull(state.sessions.get(key(widgetId, sessionId)));
     },
+    async lockSessionForTurn(widgetId, sessionId, accountId) {
+      const session = state.sessions.get(key(widgetId, sessionId));
+      if (!session) return null;
+      return { session: copy(session), account: copyOrNull(state.accounts.get(accountId)) };
+    },
     async updateSession(widgetId, sessionId, patch) {
       const sessionKey = key(widgetId, sessionId);
       const session = state.sessions.get(sessionKey);
@@ -269,6 +274,14 @@ export function createMemoryOps(state: MemoryState, publish: (event: TurnEvent) 
       const recordKey = key(record.scope, record.key);
       if (state.idempotency.has(recordKey)) return false;
       state.idempotency.set(recordKey, copy(record));
+      return true;
+    },
+    async settleIdempotencyRecord(scope, idempotencyKey, requestHash, response) {
+      const recordKey = key(scope, idempotencyKey);
+      const record = state.idempotency.get(recordKey);
+      if (!record || record.status !== 0 || record.requestHash !== requestHash) return false;
+      if (response === null) state.idempotency.delete(recordKey);
+      else state.idempotency.set(recordKey, { ...record, status: response.status, body: response.body });
       return true;
     },
     async deleteIdempotencyRecordsBefore(before) {

@@ -85,6 +85,13 @@ export interface StoreOps extends CallbackOps, GuardOps {
    * at a time without any lock held across transactions.
    */
   lockSession(widgetId: string, sessionId: string): Promise<Session | null>;
+  /**
+   * {@link lockSession} and the paying account in one round trip (accepting a turn). Null when the session does not
+   * exist. On PostgreSQL the account is as of the statement's start (a debit committed while it waited for the row
+   * lock may not show), which the balance check tolerates: balances may dip below zero by the last turn's price.
+   * Anything that must see what committed while waiting (a session's unfinished jobs) is read by a later statement.
+   */
+  lockSessionForTurn(widgetId: string, sessionId: string, accountId: string): Promise<{ session: Session; account: Account | null } | null>;
   updateSession(widgetId: string, sessionId: string, patch: SessionPatch): Promise<Session | null>;
   /** Marks every active session whose `expiresAt` is at or before `now` as expired; returns how many. */
   expireSessions(now: Date): Promise<number>;
@@ -107,6 +114,16 @@ export interface StoreOps extends CallbackOps, GuardOps {
   getIdempotencyRecord(scope: string, key: string): Promise<IdempotencyRecord | null>;
   /** Inserts unless present; returns false when a record already exists. */
   putIdempotencyRecord(record: IdempotencyRecord): Promise<boolean>;
+  /**
+   * Settles a pending record (status 0): stores the response to replay, or with null deletes the record (the request
+   * failed; a retry may run). Only a record still pending with `requestHash` is touched; true when one was.
+   */
+  settleIdempotencyRecord(
+    scope: string,
+    key: string,
+    requestHash: string,
+    response: { status: number; body: string } | null,
+  ): Promise<boolean>;
   deleteIdempotencyRecordsBefore(before: Date): Promise<number>;
 
   // Settings (server-wide secrets such as the cursor key)
