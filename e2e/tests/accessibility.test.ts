@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { setWidgetTheme } from '@svc/server';
+import { afterEach, describe, expect, it } from 'vitest';
+import { VIEWPORTS } from '../support/browser.js';
 import { useE2E } from '../support/setup.js';
 import { openBubble, reply, sendMessage, widget } from '../support/widget.js';
 
@@ -36,11 +38,22 @@ async function audit(page: Page): Promise<string[]> {
   );
 }
 
-describe('accessibility (axe-core, shadow DOM included)', () => {
+const CASES = [
+  { name: 'light, desktop', darkMode: 'light', viewport: VIEWPORTS.desktop },
+  { name: 'dark, desktop', darkMode: 'dark', viewport: VIEWPORTS.desktop },
+  { name: 'dark, phone', darkMode: 'dark', viewport: VIEWPORTS.phone },
+] as const;
+
+describe.each(CASES)('accessibility (axe-core, shadow DOM included): $name', ({ darkMode, viewport }) => {
+  afterEach(() => setWidgetTheme(env.service.store, env.service.widget.id, {}));
+
   it('has no violations closed, open with replies, products and a form with a problem, and once ended', async () => {
-    const { page } = await env.visit(env.embed('/shop'));
+    await setWidgetTheme(env.service.store, env.service.widget.id, { darkMode });
+    const { page } = await env.visit(env.embed('/shop'), viewport);
     const w = widget(page);
     await w.launcher.waitFor();
+    // The theme is applied (dark or not) before anything is judged.
+    await expect.poll(() => page.locator('svc-chat-widget .root').evaluate((root) => root.classList.contains('dark'))).toBe(darkMode === 'dark');
     const closed = await audit(page);
 
     await openBubble(page);

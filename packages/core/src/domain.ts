@@ -45,9 +45,15 @@ export interface FormDefinition {
   questions: FormQuestion[];
 }
 
+/** The widget's look (`widgetThemeSchema` validates it): see schemas/widget.ts. */
 export interface WidgetTheme {
   primaryColor?: string;
+  title?: string;
+  subtitle?: string;
+  avatarUrl?: string;
+  darkMode?: 'auto' | 'light' | 'dark';
   position?: 'bottom-right' | 'bottom-left';
+  launcherIcon?: string;
 }
 
 /** A secret that signs the widget's identity tokens (HS256). Rotation keeps the old one until it retires. */

@@ -29,6 +29,8 @@ Usage: svc <command> [options]      (from the repository root: pnpm svc <command
                  [--timezone Z] [--session-ttl SECONDS]  → { "id": "wgt_…", "identitySecret": "idsec_…" } (shown once)
   widgets rotate-identity-secret --widget W [--grace-hours H]  New token-signing secret; old one valid H more hours (24)
   widgets set-forms --widget W --file forms.json       Replace the widget's dynamic form definitions
+  widgets set-theme --widget W --file theme.json       Replace the widget's theme (colours, title, subtitle, avatarUrl,
+                                                       darkMode auto|light|dark, position, launcherIcon)
   keys create --account A --scopes s1,s2 [--callback-url U] [--reply-format markdown|text|messenger|whatsapp]
                                                        → { "id": "key_…", "key": "sk_live_…" } (shown once)
   keys create-public --widget W --origins o1,o2         → { "id": "key_…", "key": "pk_live_…" } for the widget

@@ -15,7 +15,14 @@ export type { DemoSeed } from './seed.js';
 export { createAccount, setCredits } from './admin/accounts.js';
 export { createApiKey, describeKey } from './admin/keys.js';
 export type { CreateKeyInput, CreatedKey } from './admin/keys.js';
-export { createWidget, currentIdentitySecret, DEFAULT_SESSION_TTL_SECONDS, rotateIdentitySecret, setWidgetForms } from './admin/widgets.js';
+export {
+  createWidget,
+  currentIdentitySecret,
+  DEFAULT_SESSION_TTL_SECONDS,
+  rotateIdentitySecret,
+  setWidgetForms,
+  setWidgetTheme,
+} from './admin/widgets.js';
 export { createPublicKey, normaliseOrigin, rotateCallbackSecret } from './admin/keys.js';
 export { describeDelivery, replayDelivery } from './admin/deliveries.js';
 export { formatReply } from './reply-format.js';

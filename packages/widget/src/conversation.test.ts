@@ -197,7 +197,7 @@ describe('failures', () => {
     );
     send('Still there?');
     await waitFor(() => expect(status()?.getAttribute('data-kind')).toBe('unreachable'));
-    expect(status()!.textContent).toContain('cannot be reached');
+    expect(status()!.textContent).toContain('Cannot reach the chat service');
     expect(messages()[2]).toEqual({ role: 'user', text: 'Still there? · Waiting to send' });
     await reply('Echo: Still there?', 2500);
     expect(status()).toBeNull();

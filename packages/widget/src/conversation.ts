@@ -71,7 +71,7 @@ export interface Conversation {
   dispose(): void;
 }
 
-type Reply = Pick<MessageReply, 'messageId' | 'content' | 'products' | 'forms' | 'sessionEnded'> & { createdAt?: string };
+type Reply = Pick<MessageReply, 'messageId' | 'content' | 'products' | 'forms' | 'sessionEnded'>;
 interface Turn {
   path: '/messages' | '/form-submissions';
   body: Record<string, unknown>;
@@ -126,7 +126,6 @@ export function createConversation(options: ConversationOptions): Conversation {
     content,
     products: [],
     forms: [],
-    at: Date.now(),
     ...extra,
   });
   /** Changes the messages with these keys (streaming will grow a reply through here too). */
@@ -210,7 +209,7 @@ export function createConversation(options: ConversationOptions): Conversation {
   }
 
   const fromHistory = (item: HistoryItem): ChatMessage =>
-    message(item.role, item.content, { id: item.messageId, products: item.products ?? [], at: Date.parse(item.createdAt) || Date.now() });
+    message(item.role, item.content, { id: item.messageId, products: item.products ?? [] });
 
   /** Reloads a stored conversation: its state, then its history (spec 4.6, 4.7). */
   async function load(stored: string): Promise<void> {
@@ -301,7 +300,6 @@ export function createConversation(options: ConversationOptions): Conversation {
       id: reply.messageId,
       products,
       forms: reply.forms ?? [],
-      at: (reply.createdAt && Date.parse(reply.createdAt)) || Date.now(),
     });
     set({
       messages: known ? list.filter((item) => item.key !== question) : [...list.slice(0, after), answer, ...list.slice(after)],

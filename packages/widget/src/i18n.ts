@@ -26,6 +26,7 @@ const KEYS = [
   'notSent',
   'queued',
   'view',
+  'ai',
   'submit',
   'choose',
   'required',
@@ -60,8 +61,8 @@ const en: Table = [
   'No', // no
   'Thanks for your feedback!', // thanks
   'New conversation', // restart
-  'You are offline. Your messages will be sent when you are back online.', // offline
-  'The chat service cannot be reached. Retrying…', // unreachable
+  'You are offline: messages will go out when you are back.', // offline
+  'Cannot reach the chat service. Retrying…', // unreachable
   'Too many messages.', // busy
   'Try again in {n} s.', // wait
   'The chat is unavailable for now.', // unavailable
@@ -70,6 +71,7 @@ const en: Table = [
   'Not sent', // notSent
   'Waiting to send', // queued
   'View product', // view
+  'AI assistant', // ai
   'Submit', // submit
   'Choose…', // choose
   'Required.', // required
@@ -99,8 +101,8 @@ const fr: Table = [
   'Non', // no
   'Merci pour votre avis !', // thanks
   'Nouvelle conversation', // restart
-  'Vous êtes hors ligne. Vos messages partiront dès le retour de la connexion.', // offline
-  'Le service de discussion est injoignable. Nouvel essai…', // unreachable
+  'Hors ligne : vos messages partiront au retour de la connexion.', // offline
+  'Service injoignable. Nouvel essai…', // unreachable
   'Trop de messages.', // busy
   'Réessayez dans {n} s.', // wait
   'La discussion est indisponible pour le moment.', // unavailable
@@ -109,6 +111,7 @@ const fr: Table = [
   'Non envoyé', // notSent
   'En attente d’envoi', // queued
   'Voir le produit', // view
+  'Assistant IA', // ai
   'Valider', // submit
   'Choisir…', // choose
   'Obligatoire.', // required
@@ -138,8 +141,8 @@ const de: Table = [
   'Nein', // no
   'Danke für Ihr Feedback!', // thanks
   'Neue Unterhaltung', // restart
-  'Sie sind offline. Ihre Nachrichten werden gesendet, sobald Sie wieder online sind.', // offline
-  'Der Chat-Dienst ist nicht erreichbar. Neuer Versuch…', // unreachable
+  'Offline: Ihre Nachrichten gehen raus, sobald Sie wieder online sind.', // offline
+  'Chat-Dienst nicht erreichbar. Neuer Versuch…', // unreachable
   'Zu viele Nachrichten.', // busy
   'Erneut versuchen in {n} s.', // wait
   'Der Chat ist derzeit nicht verfügbar.', // unavailable
@@ -148,6 +151,7 @@ const de: Table = [
   'Nicht gesendet', // notSent
   'Wartet auf Versand', // queued
   'Produkt ansehen', // view
+  'KI-Assistent', // ai
   'Absenden', // submit
   'Auswählen…', // choose
   'Pflichtfeld.', // required
@@ -177,8 +181,8 @@ const es: Table = [
   'No', // no
   '¡Gracias por tu opinión!', // thanks
   'Nueva conversación', // restart
-  'No tienes conexión. Tus mensajes se enviarán cuando vuelvas a estar en línea.', // offline
-  'No se puede conectar con el chat. Reintentando…', // unreachable
+  'Sin conexión: tus mensajes se enviarán al volver.', // offline
+  'No se puede conectar. Reintentando…', // unreachable
   'Demasiados mensajes.', // busy
   'Inténtalo de nuevo en {n} s.', // wait
   'El chat no está disponible por ahora.', // unavailable
@@ -187,6 +191,7 @@ const es: Table = [
   'No enviado', // notSent
   'Pendiente de envío', // queued
   'Ver producto', // view
+  'Asistente de IA', // ai
   'Enviar', // submit
   'Elegir…', // choose
   'Obligatorio.', // required

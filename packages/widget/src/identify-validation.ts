@@ -1,13 +1,13 @@
 import { readTokenClaims } from './jwt.js';
 import type { IdentifyPayload } from './types.js';
 import { pick, range, text } from './validation.js';
+import { VISITOR_ID } from './visitor-id.js';
 import { ignored } from './warn.js';
 
 /** `identify()` after validation: only the properties that passed their checks. */
 export type VisitorDetails = IdentifyPayload;
 
-/** Spec 2.1 / 8: the visitorId alphabet and length. */
-export const VISITOR_ID = /^[\w\-.:@]{1,128}$/;
+export { VISITOR_ID };
 
 /** Spec 4.9's table, property by property. */
 const CHECKS = {

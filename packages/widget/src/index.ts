@@ -12,7 +12,7 @@ import { setPanelSource } from './sdk.js';
 // A bundler splits the panel into its own chunk and loads it on the first open, as widget.js does.
 setPanelSource(() => import('./panel.js'));
 
-export { bubble, chatbox, identify, reset, setIdentityTokenProvider } from './sdk.js';
+export { bubble, chatbox, consent, identify, reset, setIdentityTokenProvider } from './sdk.js';
 export type {
   BubbleConfig,
   BubbleInstance,

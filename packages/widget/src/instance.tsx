@@ -4,14 +4,17 @@ import type { WidgetConfig } from './api-types.js';
 import { initialChatState } from './chat-state.js';
 import type { Appearance } from './config-validation.js';
 import { createConversation } from './conversation.js';
-import { VISITOR_ID, type VisitorDetails } from './identify-validation.js';
+import type { VisitorDetails } from './identify-validation.js';
+import { stringsFor } from './i18n.js';
+import { endpointProvider } from './identity-endpoint.js';
 import { createIdentityTokens } from './identity-tokens.js';
+import { readTokenClaims } from './jwt.js';
 import { App } from './components/App.js';
 import { randomId } from './random-id.js';
-import { loadVisitorId, saveVisitorId } from './storage.js';
+import { VISITOR_ID } from './visitor-id.js';
+import { holdWrites, loadVisitorId, saveVisitorId } from './storage.js';
 import type { Shell } from './shell.js';
 import { createStore } from './store.js';
-import { adoptStyles } from './stylesheet.js';
 import css from './styles.css?inline';
 import type { BubbleInstance, IdentityTokenProvider } from './types.js';
 
@@ -24,7 +27,12 @@ export interface InstanceOptions {
   /** A chatbox's container; null: the bubble, or a chatbox covering the viewport. */
   container: HTMLElement | null;
   details: VisitorDetails;
-  tokenSource(): IdentityTokenProvider | null;
+  /** The provider registered with `setIdentityTokenProvider()`, read at each refresh. */
+  provider(): IdentityTokenProvider | null;
+  /** `data-identity-endpoint` (same origin, absolute). */
+  identityEndpoint: string | undefined;
+  /** Storage may be written now (else only once the visitor opens the chat or the site grants consent). */
+  consent: boolean;
   /** Called on automatic sign-out, so the SDK drops the previous visitor's `identify()` payload. */
   forgetIdentity(): void;
   onDestroyed(): void;
@@ -44,12 +52,24 @@ export function createInstance(options: InstanceOptions & { shell: Shell; config
   const bubble = options.kind === 'bubble';
   const abort = new AbortController();
   const store = createStore(initialChatState(!bubble));
+  holdWrites(!options.consent);
   const stored = loadVisitorId();
   const visitorId = options.details.visitorId ?? (stored && VISITOR_ID.test(stored) ? stored : randomId('v_'));
   saveVisitorId(visitorId);
 
+  let details = options.details;
+  const endpoint = options.identityEndpoint ? endpointProvider(options.identityEndpoint) : null;
+  /**
+   * Where the token comes from, most specific first: a registered provider, the script tag's endpoint, then a
+   * token given to `identify()` (used until its `exp`, after which the visitor counts as signed out).
+   */
+  const tokenSource = (): IdentityTokenProvider | null => {
+    const token = details.identityToken;
+    const exp = token ? (readTokenClaims(token)?.exp ?? null) : null;
+    return options.provider() ?? endpoint ?? (token ? () => (exp === null || exp * 1000 > Date.now() ? token : null) : null);
+  };
   const tokens = createIdentityTokens({
-    source: options.tokenSource,
+    source: tokenSource,
     onIdentityChange: () => conversation.newVisitor(),
   });
   const api = createApi({ base: options.apiBase, apiKey: options.apiKey, token: () => tokens.current(), signal: abort.signal });
@@ -61,7 +81,10 @@ export function createInstance(options: InstanceOptions & { shell: Shell; config
     details: options.details,
     tokens,
     signal: abort.signal,
-    forgetIdentity: options.forgetIdentity,
+    forgetIdentity: () => {
+      details = {};
+      options.forgetIdentity();
+    },
     prefetchedConfig: options.config,
   });
 
@@ -108,15 +131,28 @@ export function createInstance(options: InstanceOptions & { shell: Shell; config
 
   let language = '';
   let last = '';
+  let unread = 0;
+  let counted = '';
   const draw = (): void => {
     if (destroyed) return;
     const state = store.get();
     // The launcher speaks the widget's language once it is known.
     const spoken = state.config?.language || navigator.language;
-    if (spoken !== language) shell.theme(state.config?.theme, (language = spoken));
+    if (spoken !== language) {
+      const t = stringsFor((language = spoken));
+      shell.setLabels([t.open, t.close]);
+      shell.theme(state.config?.theme);
+    }
     render(<App kind={options.kind} state={state} conversation={conversation} setOpen={setOpen} />, shell.slot);
-    const list = shell.shadow.querySelector<HTMLElement>('[part~=messages]');
+    // Opening the chat (or writing in a chatbox) is the visitor's consent to keep the conversation.
+    if ((bubble && state.open) || state.messages.length) holdWrites(false);
+    // Replies that arrive while the panel is closed (not a restored history): counted on the launcher until it opens.
     const newest = state.messages[state.messages.length - 1];
+    if (state.open) unread = 0;
+    else if (newest && newest.key !== counted && newest.role === 'assistant' && !state.loading) unread++;
+    counted = newest?.key ?? '';
+    shell.setUnread(unread);
+    const list = shell.shadow.querySelector<HTMLElement>('[part~=messages]');
     const typingShown = state.typing && !shown;
     shown = Number(state.typing);
     if (!list || (newest?.key === last && !typingShown)) return;
@@ -128,21 +164,16 @@ export function createInstance(options: InstanceOptions & { shell: Shell; config
     if (start) list.scrollTop += start.getBoundingClientRect().top - list.getBoundingClientRect().top - 8;
     else list.scrollTop = list.scrollHeight;
   };
-  adoptStyles(shell.shadow, css);
+  shell.adopt(css);
   const unsubscribe = store.subscribe(draw);
-  // Back online, or back in a tab the visitor left while the service was away: send what waits at once.
+  // Back online: send what waits at once (while the service is away, the outbox retries on its own timer).
   const online = (): void => {
     store.set({ online: true });
     conversation.retryNow();
   };
   const offline = (): void => store.set({ online: false });
-  const visible = (): void => {
-    const kind = store.get().problem?.kind;
-    if (!document.hidden && (kind === 'unreachable' || kind === 'offline')) conversation.retryNow();
-  };
   window.addEventListener('online', online);
   window.addEventListener('offline', offline);
-  document.addEventListener('visibilitychange', visible);
   window.visualViewport?.addEventListener('resize', followViewport);
   window.visualViewport?.addEventListener('scroll', followViewport);
   draw();
@@ -165,7 +196,6 @@ export function createInstance(options: InstanceOptions & { shell: Shell; config
       unsubscribe();
       window.removeEventListener('online', online);
       window.removeEventListener('offline', offline);
-      document.removeEventListener('visibilitychange', visible);
       window.visualViewport?.removeEventListener('resize', followViewport);
       window.visualViewport?.removeEventListener('scroll', followViewport);
       lockPage(false);

@@ -5,4 +5,4 @@
  */
 export { createInstance } from './instance.js';
 // `reset()` clears the panel's copy of the storage module too (its in-memory fallback, when storage refuses).
-export { clearStorage } from './storage.js';
+export { clearStorage, holdWrites } from './storage.js';

@@ -2,9 +2,8 @@ import type { WidgetConfig } from './api-types.js';
 import { validateBubbleConfig, validateChatboxConfig } from './config-validation.js';
 import { validateIdentify, type VisitorDetails } from './identify-validation.js';
 import type { InstanceOptions, WidgetInstance } from './instance.js';
-import { readTokenClaims } from './jwt.js';
 import { createShell, type Shell } from './shell.js';
-import { clearStorage, hasOutbox } from './storage.js';
+import { clearStorage, hasOutbox, loadVisitorId } from './storage.js';
 import type { BubbleConfig, BubbleInstance, ChatboxConfig, ChatboxInstance, IdentifyPayload, IdentityTokenProvider } from './types.js';
 import { warn } from './warn.js';
 
@@ -12,13 +11,17 @@ import { warn } from './warn.js';
 export interface ScriptDefaults {
   apiKey?: string | undefined;
   apiBase?: string | undefined;
-  identityEndpoint?: IdentityTokenProvider | undefined;
+  /** `data-identity-endpoint`, checked to be on the page's origin, as an absolute URL. */
+  identityEndpoint?: string | undefined;
+  /** `data-consent="required"`: no storage before the visitor opens the chat or the site calls `consent(true)`. */
+  consentRequired?: boolean;
 }
 
 /** What the panel chunk exports (`panel.tsx`): everything past the launcher. */
 export interface PanelModule {
   createInstance(options: InstanceOptions & { shell: Shell; config: Promise<WidgetConfig> }): WidgetInstance;
   clearStorage(): void;
+  holdWrites(hold: boolean): void;
 }
 
 /** The SDK's whole state: the singleton rule of spec 4.9 is `active`. */
@@ -26,6 +29,7 @@ let defaults: ScriptDefaults = {};
 let details: VisitorDetails = {};
 let provider: IdentityTokenProvider | null = null;
 let active: WidgetInstance | null = null;
+let consented = false;
 /** How the panel arrives: a module URL next to widget.js (`web.ts`), or the bundler's chunk (`index.ts`). */
 let panelSource: (() => Promise<PanelModule>) | null = null;
 let panel: PanelModule | null = null;
@@ -74,17 +78,10 @@ export function setScriptDefaults(next: ScriptDefaults): void {
 }
 
 /**
- * Where the token comes from, most specific first: a registered provider, the script tag's endpoint, then a token
- * given to `identify()` (used until its `exp`, after which the visitor counts as signed out).
+ * May the widget write to storage now? Without `data-consent="required"`, yes; with it, once the site granted
+ * consent, or when an earlier page already stored a visitor (the visitor opened the chat then).
  */
-function tokenSource(): IdentityTokenProvider | null {
-  if (provider) return provider;
-  if (defaults.identityEndpoint) return defaults.identityEndpoint;
-  const token = details.identityToken;
-  if (!token) return null;
-  const exp = readTokenClaims(token)?.exp ?? null;
-  return () => (exp === null || exp * 1000 > Date.now() ? token : null);
-}
+const mayStore = (): boolean => !defaults.consentRequired || consented || loadVisitorId() !== null;
 
 /** The SDK never throws into the page that embeds it. */
 function guard<A extends unknown[], R>(name: string, fallback: R, run: (...args: A) => R): (...args: A) => R {
@@ -129,7 +126,9 @@ function create(kind: 'bubble' | 'chatbox', config: BubbleConfig | ChatboxConfig
     appearance,
     container,
     details,
-    tokenSource,
+    provider: () => provider,
+    identityEndpoint: defaults.identityEndpoint,
+    consent: mayStore(),
     forgetIdentity: () => {
       details = {};
     },
@@ -148,7 +147,7 @@ function create(kind: 'bubble' | 'chatbox', config: BubbleConfig | ChatboxConfig
   };
   const load = (): void => {
     if (panel) return start(panel);
-    loadPanel().then(start, (error: unknown) => warn(`the chat panel could not be loaded (${String(error)}); it is tried again on the next open`));
+    loadPanel().then(start, (error: unknown) => warn(`panel not loaded (${String(error)}); retried on the next open`));
   };
   const setOpen = (open: boolean): void => {
     if (destroyed || !bubble) return;
@@ -167,7 +166,7 @@ function create(kind: 'bubble' | 'chatbox', config: BubbleConfig | ChatboxConfig
       onToggle: () => setOpen(!(real ? real.isOpen : wantOpen)),
       onEscape: () => setOpen(false),
     });
-    remote.then((data) => !destroyed && shell?.theme(data.theme, data.language), () => undefined);
+    remote.then((data) => !destroyed && shell?.theme(data.theme), () => undefined);
     // A chatbox shows the conversation at once; messages left unsent by the previous page must go out now; the
     // bubble's panel otherwise loads on the first open or when the browser is idle, whichever comes first.
     if (!bubble || hasOutbox(apiKey) || panel) load();
@@ -256,4 +255,16 @@ export const reset: () => void = guard('reset', undefined, () => {
   details = {};
   clearStorage();
   panel?.clearStorage();
+});
+
+/**
+ * With `data-consent="required"`, grants (true) or withdraws (false) the visitor's consent to keep the widget's
+ * data (visitorId, conversation, unsent messages) in the browser's storage. Withdrawing also clears it; the
+ * conversation on screen goes on in memory.
+ * @example cookieBanner.onAccept(() => Svc.consent(true));
+ */
+export const consent: (granted: boolean) => void = guard('consent', undefined, (granted: boolean) => {
+  consented = granted === true;
+  if (!consented) clearStorage();
+  panel?.holdWrites(!consented);
 });

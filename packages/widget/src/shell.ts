@@ -1,6 +1,6 @@
 import type { Appearance } from './config-validation.js';
 import { CHAT_PATH, CLOSE_PATH } from './icon-paths.js';
-import { launcherLabels } from './launcher-labels.js';
+import { safeWebUrl } from './safe-url.js';
 import css from './launcher.css?inline';
 import { adoptStyles } from './stylesheet.js';
 import { themeVars, type ThemeInput } from './theme.js';
@@ -20,9 +20,13 @@ export interface Shell {
   root: HTMLElement;
   /** Where the panel renders. */
   slot: HTMLElement;
+  /** Adds a stylesheet to the shadow root (the panel's own, with the loader's code for it). */
+  adopt(css: string): void;
   launcher: HTMLButtonElement | null;
-  /** Applies the widget's theme (the page's `bubble()` options still win) and its language. */
-  theme(theme: ThemeInput | undefined, language?: string): void;
+  /** Applies the widget's theme (the page's `bubble()` options still win). */
+  theme(theme: ThemeInput | undefined): void;
+  /** The launcher's names when closed and open, in the widget's language (the panel knows its strings). */
+  setLabels(labels: [string, string]): void;
   setOpen(open: boolean): void;
   /** Replies that arrived while the panel was closed; 0 hides the badge. */
   setUnread(count: number): void;
@@ -38,33 +42,30 @@ export interface ShellOptions {
   onEscape(): void;
 }
 
+/** A decorative icon; the close cross is drawn with a stroke (launcher.css `.x`), the chat bubble filled. */
 function icon(path: string, stroke: boolean): SVGSVGElement {
   const svg = document.createElementNS(SVG_NS, 'svg');
   const line = document.createElementNS(SVG_NS, 'path');
   svg.setAttribute('viewBox', '0 0 24 24');
   svg.setAttribute('aria-hidden', 'true');
-  svg.setAttribute('fill', stroke ? 'none' : 'currentColor');
+  if (stroke) svg.classList.add('x');
   line.setAttribute('d', path);
-  if (stroke) {
-    line.setAttribute('stroke', 'currentColor');
-    line.setAttribute('stroke-width', '2.2');
-    line.setAttribute('stroke-linecap', 'round');
-  }
   svg.append(line);
   return svg;
+}
+
+function image(src: string): HTMLImageElement {
+  const img = document.createElement('img');
+  img.src = src;
+  img.alt = '';
+  img.referrerPolicy = 'no-referrer';
+  return img;
 }
 
 function launcherIcon(appearance: Appearance): Element {
   const { icon: source } = appearance;
   if (source.kind === 'svg') return source.svg.cloneNode(true) as Element;
-  if (source.kind === 'image') {
-    const img = document.createElement('img');
-    img.src = source.src;
-    img.alt = '';
-    img.referrerPolicy = 'no-referrer';
-    return img;
-  }
-  return icon(CHAT_PATH, false);
+  return source.kind === 'image' ? image(source.src) : icon(CHAT_PATH, false);
 }
 
 export function createShell(parent: HTMLElement, options: ShellOptions): Shell {
@@ -78,14 +79,21 @@ export function createShell(parent: HTMLElement, options: ShellOptions): Shell {
   const root = document.createElement('div');
   const slot = document.createElement('div');
   slot.className = 'slot';
-  let labels = launcherLabels(navigator.language);
+  // English until the panel, which holds the strings of every language, arrives (on open or when idle).
+  let labels = ['Open chat', 'Close chat'];
   let open = false;
+  let unread = 0;
+  let dark: MediaQueryList | null = null;
+  let darkMode: unknown;
   let launcher: HTMLButtonElement | null = null;
   let badge: HTMLElement | null = null;
   let closed: Element | null = null;
   let opened: Element | null = null;
 
-  const label = (): void => launcher?.setAttribute('aria-label', labels[open ? 1 : 0]);
+  const label = (): void => launcher?.setAttribute('aria-label', labels[open ? 1 : 0] + (unread ? ` (${unread})` : ''));
+  const scheme = (): void => {
+    root.classList.toggle('dark', darkMode === 'dark' || (darkMode === 'auto' && !!dark?.matches));
+  };
   if (kind === 'bubble' && appearance) {
     launcher = document.createElement('button');
     launcher.type = 'button';
@@ -121,12 +129,27 @@ export function createShell(parent: HTMLElement, options: ShellOptions): Shell {
     root,
     slot,
     launcher,
-    theme(theme, language) {
+    adopt: (sheet) => adoptStyles(shadow, sheet),
+    setLabels(next) {
+      labels = next;
+      label();
+    },
+    theme(theme) {
       const { vars, position } = themeVars(theme, appearance);
       root.className = `root ${kind} ${position}${options.fullscreen ? ' fullscreen' : ''}`;
       for (const [name, value] of vars) root.style.setProperty(name, value);
-      if (language) labels = launcherLabels(language);
-      label();
+      // Dark mode: `auto` follows the visitor's system setting, live.
+      darkMode = theme?.darkMode;
+      if (darkMode === 'auto' && !dark) (dark = matchMedia('(prefers-color-scheme: dark)')).addEventListener('change', scheme);
+      scheme();
+      // The theme's launcher icon, unless the page chose one.
+      const src = appearance?.icon.kind === 'default' && safeWebUrl(theme?.launcherIcon);
+      if (src && closed && !(closed instanceof HTMLImageElement && closed.src === src)) {
+        const replacement = image(src);
+        replacement.hidden = open;
+        closed.replaceWith(replacement);
+        closed = replacement;
+      }
     },
     setOpen(next) {
       open = next;
@@ -136,11 +159,16 @@ export function createShell(parent: HTMLElement, options: ShellOptions): Shell {
       label();
     },
     setUnread(count) {
-      if (!badge || !launcher) return;
+      if (!badge) return;
+      unread = count;
       badge.hidden = count === 0;
       badge.textContent = count > 9 ? '9+' : String(count);
+      label();
     },
-    remove: () => host.remove(),
+    remove() {
+      dark?.removeEventListener('change', scheme);
+      host.remove();
+    },
   };
   shell.theme(undefined);
   parent.append(host);

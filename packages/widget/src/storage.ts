@@ -7,28 +7,41 @@
  */
 export const STORAGE_PREFIX = 'svc-widget:';
 const VISITOR_KEY = `${STORAGE_PREFIX}visitor`;
-const memory = new Map<string, string>();
+/**
+ * Values storage refused (or that wait for consent), and removals waiting for consent (null). Read first, so the
+ * page sees its latest state; empty in the common case, so clearing storage leaves nothing stale here.
+ */
+const memory = new Map<string, string | null>();
+/** While the visitor has not consented (`data-consent="required"`), nothing reaches storage. */
+let held = false;
 
 function read(key: string): string | null {
+  if (memory.has(key)) return memory.get(key)!;
   try {
-    const value = localStorage.getItem(key);
-    if (value !== null) return value;
+    return localStorage.getItem(key);
   } catch {
-    // Fall back to the in-memory copy.
+    return null;
   }
-  return memory.get(key) ?? null;
 }
 
 function write(key: string, value: string | null): void {
-  // The in-memory copy holds only what storage refused, so clearing storage (`reset()` from the loader, whose
-  // copy of this module is not the panel's) never leaves a stale copy here.
   memory.delete(key);
+  if (held) {
+    memory.set(key, value);
+    return;
+  }
   try {
     if (value === null) localStorage.removeItem(key);
     else localStorage.setItem(key, value);
   } catch {
     if (value !== null) memory.set(key, value);
   }
+}
+
+/** Holds writes in memory (no consent yet), or releases them: what waited is written now. */
+export function holdWrites(hold: boolean): void {
+  held = hold;
+  if (!hold) for (const [key, value] of [...memory]) write(key, value);
 }
 
 const sessionKey = (apiKey: string): string => `${STORAGE_PREFIX}session:${apiKey}`;

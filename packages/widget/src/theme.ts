@@ -6,6 +6,8 @@ import type { BubblePosition } from './types.js';
 export interface ThemeInput {
   primaryColor?: unknown;
   position?: unknown;
+  darkMode?: unknown;
+  launcherIcon?: unknown;
 }
 
 /**

@@ -83,4 +83,5 @@ export interface SvcApi {
   identify(payload: IdentifyPayload): void;
   setIdentityTokenProvider(provider: IdentityTokenProvider | null): void;
   reset(): void;
+  consent(granted: boolean): void;
 }

@@ -1,7 +1,7 @@
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { API_KEY, BASE } from '../test/fake-service.js';
-import { reply, send, useFakeService, waitFor } from '../test/harness.js';
+import { reply, send, storedKeys, useFakeService, waitFor } from '../test/harness.js';
 import { testToken } from '../test/jwt.js';
 import type { SvcApi } from './types.js';
 
@@ -30,12 +30,12 @@ afterEach(() => {
 });
 
 describe('widget.js', () => {
-  it('defines window.Svc with the five commands and no other global', async () => {
+  it('defines window.Svc with the five commands of spec 4.9 plus consent(), and no other global', async () => {
     const before = new Set(Object.getOwnPropertyNames(window));
     const Svc = await loadScript({ 'data-api-key': API_KEY });
     const added = Object.getOwnPropertyNames(window).filter((name) => !before.has(name));
     expect(added).toEqual(['Svc']);
-    expect(Object.keys(Svc).sort()).toEqual(['bubble', 'chatbox', 'identify', 'reset', 'setIdentityTokenProvider']);
+    expect(Object.keys(Svc).sort()).toEqual(['bubble', 'chatbox', 'consent', 'identify', 'reset', 'setIdentityTokenProvider']);
     expect(document.querySelector('svc-chat-widget')).toBeNull(); // shows nothing until asked
   });
 
@@ -94,5 +94,32 @@ describe('widget.js', () => {
     await loadScript({ 'data-api-key': 'pk_live_other' });
     expect(window.Svc).toBe(first);
     expect(warn.mock.calls.join('\n')).toContain('loaded twice');
+  });
+
+  it('data-consent="required": nothing in storage until the visitor opens the chat', async () => {
+    const Svc = await loadScript({ 'data-api-key': API_KEY, 'data-consent': 'required' });
+    const widget = Svc.bubble();
+    await waitFor(() => expect(service.requests.length).toBeGreaterThan(0));
+    expect(storedKeys()).toEqual({});
+    widget.open();
+    expect(Object.keys(storedKeys())).toEqual(['svc-widget:visitor']);
+    send('Hi');
+    await reply('Echo: Hi');
+    expect(Object.keys(storedKeys()).sort()).toEqual([`svc-widget:session:${API_KEY}`, 'svc-widget:visitor']);
+  });
+
+  it('Svc.consent(true) lets it store before any open; consent(false) clears it and stops storing', async () => {
+    const Svc = await loadScript({ 'data-api-key': API_KEY, 'data-consent': 'required' });
+    Svc.chatbox();
+    send('Hi');
+    await reply('Echo: Hi');
+    // A chatbox is open from the start: writing in it is the visitor's own step, which counts as consent.
+    expect(Object.keys(storedKeys()).length).toBe(2);
+    Svc.consent(false);
+    expect(storedKeys()).toEqual({});
+    Svc.reset();
+    Svc.consent(true);
+    Svc.bubble();
+    await waitFor(() => expect(Object.keys(storedKeys())).toEqual(['svc-widget:visitor']));
   });
 });

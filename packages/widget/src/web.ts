@@ -10,7 +10,7 @@
  */
 import { importPanel } from './panel-import.js';
 import { ownScript, readScriptDefaults } from './script-defaults.js';
-import { bubble, chatbox, identify, reset, setIdentityTokenProvider, setPanelSource, setScriptDefaults } from './sdk.js';
+import { bubble, chatbox, consent, identify, reset, setIdentityTokenProvider, setPanelSource, setScriptDefaults } from './sdk.js';
 import type { SvcApi } from './types.js';
 import { warn } from './warn.js';
 
@@ -29,5 +29,5 @@ if (window.Svc) {
   // The panel sits next to widget.js, under a name the build derives from its content (cached for good).
   const assets = script?.src ? new URL('.', script.src).href : `${defaults.apiBase ?? ''}/`;
   setPanelSource(() => importPanel(new URL(`widget-assets/${__SVC_PANEL__}`, assets).href));
-  window.Svc = { bubble, chatbox, identify, setIdentityTokenProvider, reset };
+  window.Svc = { bubble, chatbox, identify, setIdentityTokenProvider, reset, consent };
 }

@@ -1,5 +1,5 @@
 import { fireEvent } from '@testing-library/preact';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { API_KEY, BASE } from '../test/fake-service.js';
 import { byTestId, messages, reply, send, shadow, useFakeService, waitFor } from '../test/harness.js';
 import { contrastRatio } from './color.js';
@@ -116,5 +116,71 @@ describe('language and theme', () => {
     expect(css).toContain('.messages');
     expect(shadow().querySelectorAll('style')).toHaveLength(0);
     expect(document.querySelectorAll('style')).toHaveLength(0);
+  });
+
+  it("shows the theme's title, subtitle and avatar, and says it is an AI", async () => {
+    service.state.config.theme = { title: 'Trail help', subtitle: 'Replies in a minute', avatarUrl: 'https://cdn.example/ada.png' } as never;
+    bubble(config).open();
+    await waitFor(() => expect(shadow().querySelector('h2')!.textContent).toBe('Trail help'));
+    expect(shadow().querySelector('.title p')!.textContent).toBe('Replies in a minute');
+    expect(shadow().querySelector('[part~=avatar]')!.getAttribute('src')).toBe('https://cdn.example/ada.png');
+    expect(byTestId('svc-ai').getAttribute('aria-label')).toBe('AI assistant');
+    expect(byTestId('svc-panel').getAttribute('aria-label')).toBe('Trail help');
+  });
+
+  it('dark mode: "dark" always, "auto" with the system setting, live; "light" never', async () => {
+    const root = () => shadow().querySelector('.root')!;
+    service.state.config.theme = { darkMode: 'dark' } as never;
+    let widget = bubble(config);
+    await waitFor(() => expect(root().classList.contains('dark')).toBe(true));
+    widget.destroy();
+
+    let listener: (() => void) | null = null;
+    let systemDark = true;
+    vi.spyOn(window, 'matchMedia').mockImplementation(
+      (query: string) =>
+        ({
+          get matches() {
+            return query.includes('dark') ? systemDark : false;
+          },
+          addEventListener: (_: string, fn: () => void) => void (listener = fn),
+          removeEventListener: () => undefined,
+        }) as unknown as MediaQueryList,
+    );
+    service.state.config.theme = { darkMode: 'auto' } as never;
+    widget = bubble(config);
+    await waitFor(() => expect(root().classList.contains('dark')).toBe(true));
+    systemDark = false;
+    listener!();
+    expect(root().classList.contains('dark')).toBe(false);
+    widget.destroy();
+
+    service.state.config.theme = { darkMode: 'light' } as never;
+    bubble(config);
+    await waitFor(() => expect(service.requests.filter((r) => r.url.endsWith('/widget/config')).length).toBe(3));
+    expect(root().classList.contains('dark')).toBe(false);
+  });
+
+  it('counts replies that arrive while the panel is closed on the launcher, until it opens', async () => {
+    const widget = bubble(config);
+    widget.open();
+    send('Hi');
+    widget.close();
+    await waitFor(() => expect(byTestId('svc-unread').hidden).toBe(false));
+    expect(byTestId('svc-unread').textContent).toBe('1');
+    expect(byTestId('svc-launcher').getAttribute('aria-label')).toBe('Open chat (1)');
+    widget.open();
+    expect(byTestId('svc-unread').hidden).toBe(true);
+    expect(byTestId('svc-launcher').getAttribute('aria-label')).toBe('Close chat');
+  });
+
+  it("takes the theme's launcher icon, unless the page chose one", async () => {
+    service.state.config.theme = { launcherIcon: 'https://cdn.example/chat.png' } as never;
+    const widget = bubble(config);
+    await waitFor(() => expect(byTestId('svc-launcher').querySelector('img')?.getAttribute('src')).toBe('https://cdn.example/chat.png'));
+    widget.destroy();
+    bubble({ ...config, bubbleIcon: 'https://cdn.example/page.png' });
+    await waitFor(() => expect(service.requests.filter((r) => r.url.endsWith('/widget/config')).length).toBe(2));
+    expect(byTestId('svc-launcher').querySelector('img')!.getAttribute('src')).toBe('https://cdn.example/page.png');
   });
 });

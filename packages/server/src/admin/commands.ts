@@ -9,7 +9,7 @@ import { createAccount, setCredits } from './accounts.js';
 import { describeDelivery, replayDelivery } from './deliveries.js';
 import { createApiKey, createPublicKey, describeKey, rotateCallbackSecret } from './keys.js';
 import { importKnowledgeBase } from './knowledge.js';
-import { createWidget, currentIdentitySecret, rotateIdentitySecret, setWidgetForms } from './widgets.js';
+import { createWidget, currentIdentitySecret, rotateIdentitySecret, setWidgetForms, setWidgetTheme } from './widgets.js';
 
 /**
  * The `svc` administration commands, run against a store: by the CLI on the database directly, or by a running
@@ -116,6 +116,13 @@ export async function runAdmin(command: string, values: Values, store: Store, co
       return {
         json: { id: widget.id, forms: widget.forms.map((f) => f.id) },
         text: `Widget ${widget.id} now offers ${widget.forms.length} form(s): ${widget.forms.map((f) => f.id).join(', ') || 'none'}.`,
+      };
+    }
+    case 'widgets set-theme': {
+      const widget = await setWidgetTheme(store, required(values, 'widget'), await readJsonFile(required(values, 'file')));
+      return {
+        json: { id: widget.id, theme: widget.theme },
+        text: `Widget ${widget.id} now has the theme ${JSON.stringify(widget.theme)}.`,
       };
     }
     case 'keys create': {

@@ -9,6 +9,7 @@ import {
   type FormDefinition,
   type Store,
   type Widget,
+  widgetThemeSchema,
 } from '@svc/core';
 
 /** 43 base62 characters: 256 bits, above HS256's 32-byte minimum key size (RFC 7518 3.2). */
@@ -72,6 +73,21 @@ export async function setWidgetForms(store: Store, widgetId: string, content: un
   }
   await store.updateWidget(widgetId, { forms });
   return { ...widget, forms };
+}
+
+/** Replaces the widget's theme (DESIGN.md 7): colours, title, subtitle, avatar, dark mode, position, launcher icon. */
+export async function setWidgetTheme(store: Store, widgetId: string, content: unknown): Promise<Widget> {
+  const widget = await store.getWidget(widgetId);
+  if (!widget) throw new SvcError('validation_failed', `Widget ${widgetId} does not exist.`, { field: 'widget' });
+  const parsed = widgetThemeSchema.safeParse(content);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const path = issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : issue.path.join('.');
+    const field = path ? `theme.${path}` : 'theme';
+    throw new SvcError('validation_failed', `${field}: ${issue.message}`, { field });
+  }
+  await store.updateWidget(widgetId, { theme: parsed.data });
+  return { ...widget, theme: parsed.data };
 }
 
 export interface CreateWidgetInput {

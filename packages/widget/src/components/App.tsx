@@ -2,6 +2,7 @@ import type { VNode } from 'preact';
 import type { ChatState } from '../chat-state.js';
 import type { Conversation } from '../conversation.js';
 import { stringsFor } from '../i18n.js';
+import { safeWebUrl } from '../safe-url.js';
 import { Composer } from './Composer.js';
 import { CloseIcon } from './icons.js';
 import { MessageList } from './MessageList.js';
@@ -22,9 +23,11 @@ export interface AppProps {
 export function App({ kind, state, conversation, setOpen }: AppProps): VNode {
   const language = state.config?.language || navigator.language || 'en';
   const t = stringsFor(language);
-  const rtl = /^(ar|he|fa|ur|ps|yi|dv|ckb)\b/i.test(language);
+  const rtl = /^(ar|he|fa|ur|yi)\b/i.test(language);
   const bubble = kind === 'bubble';
-  const title = state.config?.name || t.chat;
+  const theme = state.config?.theme;
+  const title = theme?.title || state.config?.name || t.chat;
+  const avatar = safeWebUrl(theme?.avatarUrl);
   // Everything else queues in the outbox (a reply pending, offline, the service away, rate limited): only a key
   // the service refuses for good makes sending pointless.
   const blocked = state.problem?.kind === 'unavailable' && !state.problem.retry;
@@ -43,7 +46,15 @@ export function App({ kind, state, conversation, setOpen }: AppProps): VNode {
       hidden={!state.open}
     >
         <header part="header" class="brand">
-          <h2>{title}</h2>
+          {avatar && <img part="avatar" class="avatar" src={avatar} alt="" referrerpolicy="no-referrer" />}
+          <div class="title">
+            <h2>{title}</h2>
+            {theme?.subtitle && <p>{theme.subtitle}</p>}
+          </div>
+          {/* Visitors are told they talk to an AI (EU AI Act art. 50): a visible badge, its meaning in words. */}
+          <span part="ai-badge" class="ai" role="img" aria-label={t.ai} title={t.ai} data-testid="svc-ai">
+            AI
+          </span>
           {state.session === 'active' && (
             <button type="button" part="end-button" data-testid="svc-end" onClick={() => void conversation.end()}>
               {t.end}

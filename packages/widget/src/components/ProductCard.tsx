@@ -19,7 +19,7 @@ export function formatPrice(price: unknown, currency: unknown, locale: string): 
  * the card's foot is the same link as a large touch target; hidden from assistive technology and the tab order,
  * so the page is announced once, by its name.
  */
-export function ProductCard({ product, locale, cta = 'View product' }: { product: Product; locale: string; cta?: string }): VNode {
+export function ProductCard({ product, locale, cta }: { product: Product; locale: string; cta: string }): VNode {
   const image = safeWebUrl(product.imageUrl);
   const href = safeWebUrl(product.url);
   const name = String(product.name ?? '');
