@@ -51,41 +51,48 @@ export function startWorkers(options: WorkerOptions): Workers {
         inFlight,
       }),
   });
-  const deliveries: PollLoop = startPollLoop({
-    pollMs,
-    onError,
-    tick: () =>
-      deliverDue({
-        store: options.store,
-        clock: options.clock,
-        logger: options.logger,
-        allowPrivate: options.allowPrivateCallbacks,
-        owner,
-        concurrency: options.deliveryConcurrency ?? 16,
-        ...(options.deliveryTimeoutMs === undefined ? {} : { timeoutMs: options.deliveryTimeoutMs }),
-        ...(options.retryDelaysMs === undefined ? {} : { retryDelaysMs: options.retryDelaysMs }),
-        onRetryScheduled: (at) => {
-          const timer = setTimeout(() => deliveries.wake(), Math.max(0, at.getTime() - options.clock.now().getTime()));
-          timer.unref();
-        },
-      }),
-  });
+  const deliveryRound = (): Promise<boolean> =>
+    deliverDue({
+      store: options.store,
+      clock: options.clock,
+      logger: options.logger,
+      allowPrivate: options.allowPrivateCallbacks,
+      owner,
+      concurrency: options.deliveryConcurrency ?? 16,
+      ...(options.deliveryTimeoutMs === undefined ? {} : { timeoutMs: options.deliveryTimeoutMs }),
+      ...(options.retryDelaysMs === undefined ? {} : { retryDelaysMs: options.retryDelaysMs }),
+      onRetryScheduled: (at) => {
+        const timer = setTimeout(() => deliveries.wake(), Math.max(0, at.getTime() - options.clock.now().getTime()));
+        timer.unref();
+      },
+    });
+  const deliveries: PollLoop = startPollLoop({ pollMs, onError, tick: deliveryRound });
   return {
     wake: (kind) => (kind === 'turn' ? turns : deliveries).wake(),
     stop: async () => {
       await Promise.all([turns.stop(), deliveries.stop()]);
     },
     drain: async (deadlineMs) => {
-      let timer: NodeJS.Timeout | undefined;
-      const stopped = Promise.all([turns.stop(), deliveries.stop()]).then(() => true);
-      const timedOut = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), deadlineMs)));
-      const finished = await Promise.race([stopped, timedOut]);
-      clearTimeout(timer);
-      if (finished) return { released: 0 };
+      const deadline = Date.now() + deadlineMs;
+      const within = async <T>(work: Promise<T>): Promise<T | 'timeout'> => {
+        let timer: NodeJS.Timeout | undefined;
+        const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), Math.max(0, deadline - Date.now()))));
+        try {
+          return await Promise.race([work, timeout]);
+        } finally {
+          clearTimeout(timer);
+        }
+      };
+      const turnsDone = (await within(turns.stop())) !== 'timeout';
+      await within(deliveries.stop());
+      // The replies of the turns that just finished are queued deliveries: send them while time remains.
+      while (turnsDone && Date.now() < deadline) {
+        const busy = await within(deliveryRound().catch((error: unknown) => (onError(error), false)));
+        if (busy !== true) break;
+      }
+      if (turnsDone) return { released: 0 };
       const now = options.clock.now();
-      const results = await Promise.all(
-        [...inFlight].map((id) => options.store.extendTurnJobLease(id, owner, now).catch(() => false)),
-      );
+      const results = await Promise.all([...inFlight].map((id) => options.store.extendTurnJobLease(id, owner, now).catch(() => false)));
       return { released: results.filter(Boolean).length };
     },
   };
