@@ -1,4 +1,5 @@
 import { defineProject } from 'vitest/config';
+import { sourceResolution } from '../vitest.source.js';
 
 /**
  * What a self-hoster and an npm user get: the release directory run with plain `node`, `pnpm start` as one
@@ -6,6 +7,7 @@ import { defineProject } from 'vitest/config';
  * other project (which read `src/`), one file at a time.
  */
 export default defineProject({
+  ...sourceResolution,
   test: {
     name: 'packaging',
     environment: 'node',

@@ -50,8 +50,8 @@ pnpm(['--filter', '@svc/server...', 'run', 'build'], { SVC_SKIP_DTS: '1' });
 
 step(`deploy production dependencies to ${out}`);
 rmSync(out, { recursive: true, force: true });
-// --legacy: a workspace without inject-workspace-packages; the workspace packages are copied with their `files`.
-pnpm(['--filter', '@svc/server', 'deploy', '--legacy', '--prod', '--prefer-offline', out]);
+// Injected: the workspace packages are copied in (their published `files`, dist included), not linked back here.
+pnpm(['--config.inject-workspace-packages=true', '--filter', '@svc/server', 'deploy', '--prod', '--prefer-offline', out]);
 
 step('check');
 const required = ['dist/cli.js', 'node_modules/@svc/widget/dist/widget.js', 'node_modules/@svc/core/dist/index.js'];

@@ -5,9 +5,16 @@ export default defineConfig({
   entry: ['src/index.ts', 'src/identity.ts'],
   format: ['esm', 'cjs'],
   // SVC_SKIP_DTS=1: the release build, which runs the JavaScript and ships no types.
-  dts: process.env.SVC_SKIP_DTS !== '1',
+  // The declarations inline the @svc/core types they use, as the code inlines the schema.
+  dts: process.env.SVC_SKIP_DTS === '1' ? false : { resolve: [/^@svc\/core/] },
   clean: true,
   target: 'es2022',
   platform: 'neutral',
   shims: true,
+  // Only types and identitySchema come from @svc/core: bundled (tree-shaken), so it is no runtime dependency.
+  noExternal: ['@svc/core'],
+  // …from its sources, so this build does not depend on core's being built first.
+  esbuildOptions(options) {
+    options.conditions = ['@svc/source'];
+  },
 });

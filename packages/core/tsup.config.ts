@@ -10,4 +10,6 @@ export default defineConfig({
   target: 'es2022',
   platform: 'neutral',
   shims: true,
+  // @svc/core/testing runs inside the user's own vitest.
+  external: ['vitest'],
 });

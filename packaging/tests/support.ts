@@ -6,8 +6,8 @@ import type { Client } from 'pg';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-/** node-postgres, from the server package that depends on it. */
-const pg = createRequire(new URL('../../packages/server/package.json', import.meta.url))('pg') as typeof import('pg');
+/** node-postgres (CommonJS). */
+const pg = createRequire(import.meta.url)('pg') as typeof import('pg');
 
 export function testDatabaseUrl(): string {
   const url = process.env.SVC_TEST_DATABASE_URL;
@@ -85,4 +85,15 @@ export async function exitOf(child: ChildProcess): Promise<{ code: number | null
   if (child.exitCode !== null || child.signalCode !== null) return { code: child.exitCode, signal: child.signalCode };
   const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
   return { code, signal };
+}
+
+/** `run`, without blocking this process's event loop (for commands that talk to a server running in it). */
+export async function runAsync(command: string, args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<string> {
+  const { execFile } = await import('node:child_process');
+  return new Promise((resolve, reject) => {
+    execFile(command, args, { cwd: options.cwd ?? ROOT, env: { ...process.env, ...options.env }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`${command} ${args.join(' ')} failed: ${error.message}\n${stdout}\n${stderr}`));
+      else resolve(stdout);
+    });
+  });
 }

@@ -80,6 +80,7 @@ export async function startServer(config: ServerConfig, options: { role?: Role }
     runtime.operations.startDraining();
     logger.info({ signal, deadlineMs: config.shutdownTimeoutMs }, 'draining');
     await unpublish?.().catch(() => undefined);
+    const deadline = Date.now() + config.shutdownTimeoutMs;
     const [, drained] = await Promise.all([
       server?.close(config.shutdownTimeoutMs).catch((error: unknown) => logger.warn({ err: error }, 'closing the listener failed')),
       // Turns run in the process that accepted them, whatever its role: the engine drains them, workers or not.
@@ -87,8 +88,11 @@ export async function startServer(config: ServerConfig, options: { role?: Role }
         logger.warn({ err: error }, 'draining the turns failed');
         return { released: 0 };
       }),
-      workers?.drain(config.shutdownTimeoutMs).catch((error: unknown) => logger.warn({ err: error }, 'draining the workers failed')),
     ]);
+    // Then the deliveries those turns queued, in the time left (at least a second).
+    await workers
+      ?.drain(Math.max(1_000, deadline - Date.now()))
+      .catch((error: unknown) => logger.warn({ err: error }, 'draining the workers failed'));
     await store.close().catch((error: unknown) => logger.warn({ err: error }, 'closing the database failed'));
     logger.info({ ms: Math.round(performance.now() - started), releasedJobs: drained?.released ?? 0 }, 'stopped');
     process.exit(0);

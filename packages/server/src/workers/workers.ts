@@ -45,38 +45,46 @@ export function startWorkers(options: WorkerOptions): Workers {
         concurrency: options.turnConcurrency ?? 4,
       }),
   });
-  const deliveries: PollLoop = startPollLoop({
-    pollMs,
-    onError,
-    tick: () =>
-      deliverDue({
-        store: options.store,
-        clock: options.clock,
-        logger: options.logger,
-        allowPrivate: options.allowPrivateCallbacks,
-        ...(options.connect ? { connect: options.connect } : {}),
-        owner,
-        concurrency: options.deliveryConcurrency ?? 16,
-        ...(options.deliveryTimeoutMs === undefined ? {} : { timeoutMs: options.deliveryTimeoutMs }),
-        ...(options.retryDelaysMs === undefined ? {} : { retryDelaysMs: options.retryDelaysMs }),
-        onRetryScheduled: (at) => {
-          const timer = setTimeout(() => deliveries.wake(), Math.max(0, at.getTime() - options.clock.now().getTime()));
-          timer.unref();
-        },
-      }),
-  });
+  const deliveryRound = (): Promise<boolean> =>
+    deliverDue({
+      store: options.store,
+      clock: options.clock,
+      logger: options.logger,
+      allowPrivate: options.allowPrivateCallbacks,
+      ...(options.connect ? { connect: options.connect } : {}),
+      owner,
+      concurrency: options.deliveryConcurrency ?? 16,
+      ...(options.deliveryTimeoutMs === undefined ? {} : { timeoutMs: options.deliveryTimeoutMs }),
+      ...(options.retryDelaysMs === undefined ? {} : { retryDelaysMs: options.retryDelaysMs }),
+      onRetryScheduled: (at) => {
+        const timer = setTimeout(() => deliveries.wake(), Math.max(0, at.getTime() - options.clock.now().getTime()));
+        timer.unref();
+      },
+    });
+  const deliveries: PollLoop = startPollLoop({ pollMs, onError, tick: deliveryRound });
   return {
     wake: (kind) => (kind === 'turn' ? turns : deliveries).wake(),
     stop: async () => {
       await Promise.all([turns.stop(), deliveries.stop()]);
     },
     drain: async (deadlineMs) => {
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        Promise.all([turns.stop(), deliveries.stop()]),
-        new Promise<void>((resolve) => (timer = setTimeout(resolve, deadlineMs))),
-      ]);
-      clearTimeout(timer);
+      const deadline = Date.now() + deadlineMs;
+      const within = async <T>(work: Promise<T>): Promise<T | 'timeout'> => {
+        let timer: NodeJS.Timeout | undefined;
+        const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), Math.max(0, deadline - Date.now()))));
+        try {
+          return await Promise.race([work, timeout]);
+        } finally {
+          clearTimeout(timer);
+        }
+      };
+      await within(turns.stop());
+      await within(deliveries.stop());
+      // The replies of the turns that just finished are queued deliveries: send them while time remains.
+      while (Date.now() < deadline) {
+        const busy = await within(deliveryRound().catch((error: unknown) => (onError(error), false)));
+        if (busy !== true) break;
+      }
     },
   };
 }
