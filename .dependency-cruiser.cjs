@@ -72,7 +72,7 @@ module.exports = {
     exclude: { path: '(^|/)(node_modules|dist)/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'default'], extensions: ['.ts', '.tsx', '.js'] },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['@svc/source', 'import', 'default'], extensions: ['.ts', '.tsx', '.js'] },
     combinedDependencies: false,
   },
 };
