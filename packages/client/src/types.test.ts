@@ -43,7 +43,7 @@ describe('inferred types', () => {
       timezone?: string | undefined;
     }>();
     expectTypeOf<SendMessageBody['content']>().toEqualTypeOf<string>();
-    expectTypeOf<SendMessageBody['response_type']>().toEqualTypeOf<'sync' | 'callback' | undefined>();
+    expectTypeOf<SendMessageBody['response_type']>().toEqualTypeOf<'sync' | 'stream' | 'callback' | undefined>();
     expectTypeOf<NonNullable<SendMessageBody['identity']>['sub']>().toEqualTypeOf<string>();
     expectTypeOf<NonNullable<SendMessageBody['identity']>['email_verified']>().toEqualTypeOf<boolean | undefined>();
     expectTypeOf<FormSubmissionBody['answers']>().toEqualTypeOf<Record<string, string | number | boolean | string[] | null>>();

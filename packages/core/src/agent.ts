@@ -29,7 +29,16 @@ export interface AgentRequest {
   signal: AbortSignal;
   /** Set when `message` is the visitor's accepted answers to this form (rendered readably), not free text. */
   formSubmission?: { formId: string; title: string };
+  /**
+   * Agents that can stream call this with each piece of reply text as it is written (Markdown, in order); the
+   * final `AgentReply.content` must equal the concatenation of everything passed here. Optional: agents that do
+   * not stream never call it and the whole content counts as one delta.
+   */
+  onDelta?: (text: string) => void;
 }
+
+/** The name the streaming seam (DESIGN.md section 4) uses for {@link AgentRequest}. */
+export type AgentInput = AgentRequest;
 
 export interface AgentReply {
   /** Markdown. */

@@ -50,7 +50,7 @@ export type {
   StoreOps,
 } from './store/store.js';
 export { createMemoryStore } from './store/memory-store.js';
-export type { Agent, AgentReply, AgentRequest, IdentityClaims } from './agent.js';
+export type { Agent, AgentInput, AgentReply, AgentRequest, IdentityClaims } from './agent.js';
 export { manualClock, systemClock } from './clock.js';
 export type { Clock } from './clock.js';
 export { defaultIds, randomBase62 } from './ids.js';
@@ -59,6 +59,7 @@ export { createEngine } from './engine/engine.js';
 export type { Engine, EngineOptions } from './engine/engine.js';
 export type { EngineLogger, EngineResult, PageResult, ReplyFormatter } from './engine/context.js';
 export type { TurnResult } from './engine/turn.js';
+export type { TurnObserver } from './engine/observer.js';
 export type { ListQueryInput } from './engine/lists.js';
 export { applyExpiry, assertAcceptsMessages, assertResumable, end, rate, resolveByAgent, touch } from './session-machine.js';
 export { createCursorCodec, timingSafeEqualBytes } from './cursor.js';
@@ -100,6 +101,7 @@ export {
   sendMessageRequestSchema,
 } from './schemas/message.js';
 export type { HistoryItem, ListQuery, MessageReply, ProcessingReply, SendMessageRequest } from './schemas/message.js';
+export type { ResponseType } from './schemas/response-type.js';
 export { formDefinitionSchema, formQuestionSchema, formSubmissionRequestSchema, questionKindSchema, surfacedFormSchema } from './schemas/form.js';
 export type { FormSubmissionRequest } from './schemas/form.js';
 export { productSchema } from './schemas/product.js';

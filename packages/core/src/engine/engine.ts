@@ -10,6 +10,7 @@ import { listMessages, listProducts, type ListQueryInput } from './lists.js';
 import { sendMessage, submitForm } from './messages.js';
 import { createSession, endSession, getSession, rateSession } from './sessions.js';
 import type { TurnResult } from './turn.js';
+import type { TurnObserver } from './observer.js';
 import { processTurnJob } from './callback-turns.js';
 import type { TurnJob } from '../store/callback-store.js';
 import type { CreatedSession, EndedSession, RatedSession, SessionView } from '../schemas/session.js';
@@ -42,8 +43,14 @@ export interface EngineOptions {
 /** The conversations service: one method per endpoint of spec section 4, no HTTP in sight. */
 export interface Engine {
   createSession(principal: Principal, widgetId: string, body: unknown): Promise<EngineResult<CreatedSession>>;
-  sendMessage(principal: Principal, widgetId: string, sessionId: string, body: unknown): Promise<TurnResult>;
-  submitForm(principal: Principal, widgetId: string, sessionId: string, body: unknown): Promise<TurnResult>;
+  /**
+   * POST …/messages. With `response_type: "stream"` pass an observer: checks that fail before the turn is
+   * accepted reject without calling it; after `onAccepted` the deltas follow and the promise settles with the
+   * reply (exactly as sync) or a SvcError (DESIGN.md section 4).
+   */
+  sendMessage(principal: Principal, widgetId: string, sessionId: string, body: unknown, observer?: TurnObserver): Promise<TurnResult>;
+  /** POST …/form-submissions; the observer works as for {@link Engine.sendMessage}. */
+  submitForm(principal: Principal, widgetId: string, sessionId: string, body: unknown, observer?: TurnObserver): Promise<TurnResult>;
   listMessages(principal: Principal, widgetId: string, sessionId: string, query: ListQueryInput): Promise<PageResult<HistoryItem>>;
   endSession(principal: Principal, widgetId: string, sessionId: string): Promise<EngineResult<EndedSession>>;
   rateSession(principal: Principal, widgetId: string, sessionId: string, body: unknown): Promise<EngineResult<RatedSession>>;
@@ -90,8 +97,8 @@ export function createEngine(options: EngineOptions): Engine {
   };
   return {
     createSession: (p, w, body) => createSession(ctx, p, w, body),
-    sendMessage: (p, w, s, body) => sendMessage(ctx, p, w, s, body),
-    submitForm: (p, w, s, body) => submitForm(ctx, p, w, s, body),
+    sendMessage: (p, w, s, body, observer) => sendMessage(ctx, p, w, s, body, observer),
+    submitForm: (p, w, s, body, observer) => submitForm(ctx, p, w, s, body, observer),
     listMessages: (p, w, s, query) => listMessages(ctx, p, w, s, query),
     endSession: (p, w, s) => endSession(ctx, p, w, s),
     rateSession: (p, w, s, body) => rateSession(ctx, p, w, s, body),

@@ -8,6 +8,8 @@ import { loadWidget, requireScope } from './access.js';
 import type { EngineContext } from './context.js';
 import { enqueueTurn } from './callback-turns.js';
 import { runTurn, type TurnInput, type TurnResult } from './turn.js';
+import type { TurnObserver } from './observer.js';
+import type { ResponseType } from '../schemas/response-type.js';
 
 /**
  * Spec 5.3.1: `identity` from a key without `identity:assert` is refused, never ignored. Checked before the
@@ -29,20 +31,27 @@ function requireIdentityScope(principal: Principal, body: unknown): void {
 }
 
 /** Spec 4.2 / 7: callback mode needs a callback URL on the key (public keys never have one). */
-function requireCallbackUrl(principal: Principal, responseType: 'sync' | 'callback' | undefined): void {
+function requireCallbackUrl(principal: Principal, responseType: ResponseType | undefined): void {
   if (responseType !== 'callback' || principal.callbackUrl) return;
   throw new SvcError('callback_not_configured', 'response_type "callback" needs a callback URL on the API key; configure one or use "sync".', {
     field: 'response_type',
   });
 }
 
-/** Sync turns answer inline; callback turns are queued and answered 202 (spec 4.2). */
-function dispatch(ctx: EngineContext, responseType: 'sync' | 'callback' | undefined, input: TurnInput, kind: 'message' | 'form'): Promise<TurnResult> {
-  return responseType === 'callback' ? enqueueTurn(ctx, { ...input, kind }) : runTurn(ctx, input);
+/** Sync and stream turns answer inline; callback turns are queued and answered 202 (spec 4.2). */
+function dispatch(
+  ctx: EngineContext,
+  responseType: ResponseType | undefined,
+  input: TurnInput,
+  kind: 'message' | 'form',
+  observer: TurnObserver | undefined,
+): Promise<TurnResult> {
+  if (responseType === 'callback') return enqueueTurn(ctx, { ...input, kind });
+  return runTurn(ctx, input, { mode: responseType === 'stream' ? 'stream' : 'sync', observer });
 }
 
 /** What both turn endpoints check first, in this order: scope, identity scope, body, callback URL, widget. */
-async function admitTurn<T extends { response_type?: 'sync' | 'callback' | undefined }>(
+async function admitTurn<T extends { response_type?: ResponseType | undefined }>(
   ctx: EngineContext,
   principal: Principal,
   widgetId: string,
@@ -63,6 +72,7 @@ export async function sendMessage(
   widgetId: string,
   sessionId: string,
   body: unknown,
+  observer?: TurnObserver,
 ): Promise<TurnResult> {
   const { input, widget } = await admitTurn(ctx, principal, widgetId, body, (b) => parseInput(sendMessageRequestSchema, b));
   const turn: TurnInput = {
@@ -74,7 +84,7 @@ export async function sendMessage(
     identity: input.identity ?? null,
     timezone: input.timezone,
   };
-  return dispatch(ctx, input.response_type, turn, 'message');
+  return dispatch(ctx, input.response_type, turn, 'message', observer);
 }
 
 /**
@@ -87,6 +97,7 @@ export async function submitForm(
   widgetId: string,
   sessionId: string,
   body: unknown,
+  observer?: TurnObserver,
 ): Promise<TurnResult> {
   const { input, widget } = await admitTurn(ctx, principal, widgetId, body, (b) => parseInput(formSubmissionRequestSchema, b));
   return dispatch(ctx, input.response_type, {
@@ -113,5 +124,5 @@ export async function submitForm(
       const answers = validateAnswers(form, input.answers, input.timezone ?? session.timezone ?? widget.timezone);
       return { content: renderAnswers(form, answers), answers: { formId: form.id, title: form.title, questions: form.questions } };
     },
-  }, 'form');
+  }, 'form', observer);
 }

@@ -11,6 +11,7 @@ import type { EngineContext, EngineResult } from './context.js';
 import { sessionLock, turnLock } from './sessions.js';
 import { replyView } from './views.js';
 import { completedPayload, delivery } from './callback-turns.js';
+import { safeObserver, type TurnObserver } from './observer.js';
 
 export interface TurnInput {
   principal: Principal;
@@ -29,6 +30,12 @@ export interface TurnInput {
 }
 
 export type TurnResult = EngineResult<MessageReply | ProcessingReply>;
+
+/** How the caller of a turn run inline waits: `sync` answers 202 past the sync wait, `stream` waits to the end. */
+export interface TurnAnswering {
+  mode: 'sync' | 'stream';
+  observer?: TurnObserver | undefined;
+}
 
 /** Writes added to the transaction that stores the visitor's message (callback mode queues its job there). */
 export type WithUserMessage = (tx: StoreOps, userMessage: StoredMessage, session: Session) => Promise<void>;
@@ -79,8 +86,9 @@ export async function storeUserMessage(
  * sync wait runs out; the turn itself finishes either way and holds the session lock until it has, so turns
  * never overlap.
  */
-export function runTurn(ctx: EngineContext, input: TurnInput): Promise<TurnResult> {
+export function runTurn(ctx: EngineContext, input: TurnInput, answering: TurnAnswering = { mode: 'sync' }): Promise<TurnResult> {
   const { principal, widget, sessionId } = input;
+  const observer = safeObserver(answering.observer);
   return new Promise<TurnResult>((resolve, reject) => {
     let answered = false;
     const answer = (settle: () => void): boolean => {
@@ -95,12 +103,33 @@ export function runTurn(ctx: EngineContext, input: TurnInput): Promise<TurnResul
         const { session, userMessage } = await ctx.store.withLock(sessionLock(widget.id, sessionId), () => storeUserMessage(ctx, input));
         // The reply's id is fixed now so a 202 can name where the reply will land.
         const replyId = ctx.ids.sortable('msg', userMessage.createdAt);
-        const timer = setTimeout(() => {
-          answer(() => resolve({ status: 202, data: { messageId: replyId, status: 'processing' }, creditsConsumed: 0 }));
-        }, ctx.syncTimeoutMs);
+        observer?.onAccepted({ messageId: replyId, sessionId });
+        // A stream has no 202: its caller watches the reply being written, bounded by the agent timeout.
+        const timer =
+          answering.mode === 'sync'
+            ? setTimeout(() => {
+                answer(() => resolve({ status: 202, data: { messageId: replyId, status: 'processing' }, creditsConsumed: 0 }));
+              }, ctx.syncTimeoutMs)
+            : undefined;
 
         try {
-          const reply = await callAgent(ctx, { widget, session, userMessage, identity: input.identity ?? principal.identity, timezone: input.timezone });
+          let streamed = false;
+          const onDelta = observer
+            ? (text: string): void => {
+                streamed = true;
+                observer.onDelta(text);
+              }
+            : undefined;
+          const reply = await callAgent(ctx, {
+            widget,
+            session,
+            userMessage,
+            identity: input.identity ?? principal.identity,
+            timezone: input.timezone,
+            ...(onDelta ? { onDelta } : {}),
+          });
+          // An agent that does not stream: its whole content is the one delta.
+          if (observer && !streamed && reply.content !== '') observer.onDelta(reply.content);
           const view = { format: principal.replyFormat, formatReply: ctx.formatReply };
           const { stored, creditsConsumed } = await ctx.store.withLock(sessionLock(widget.id, sessionId), () =>
             commitReply(ctx, {
@@ -154,6 +183,8 @@ export interface AgentCall {
   userMessage: StoredMessage;
   identity: IdentityClaims | null;
   timezone: string | undefined;
+  /** Passed to the agent as `AgentRequest.onDelta` (streaming turns). */
+  onDelta?: (text: string) => void;
 }
 
 export async function callAgent(ctx: EngineContext, call: AgentCall): Promise<AgentReply> {
@@ -177,6 +208,7 @@ export async function callAgent(ctx: EngineContext, call: AgentCall): Promise<Ag
       timezone: call.timezone ?? session.timezone ?? widget.timezone,
       now: ctx.clock.now(),
       signal: controller.signal,
+      ...(call.onDelta ? { onDelta: call.onDelta } : {}),
       ...(userMessage.forms[0] ? { formSubmission: { formId: userMessage.forms[0].formId, title: userMessage.forms[0].title } } : {}),
     });
   } catch (error) {

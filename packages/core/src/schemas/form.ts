@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { identitySchema, timezoneSchema } from './common.js';
+import { responseTypeSchema } from './response-type.js';
 
 export const questionKindSchema = z.enum([
   'text',
@@ -47,7 +48,7 @@ export const formSubmissionRequestSchema = z.object({
   formId: z.string({ error: 'formId is required' }).min(1, { error: 'formId must not be empty' }).max(64),
   answers: z.record(z.string(), answerValue, { error: 'answers must be an object mapping question ids to answers' }),
   identity: identitySchema.optional(),
-  response_type: z.enum(['sync', 'callback'], { error: 'response_type must be "sync" or "callback"' }).optional(),
+  response_type: responseTypeSchema.optional(),
   timezone: timezoneSchema.optional(),
 });
 

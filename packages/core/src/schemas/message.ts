@@ -3,6 +3,7 @@ import { identitySchema, isoDateTime, timezoneSchema, visitorContextSchema } fro
 import { creditsSchema, usageSchema } from './credits.js';
 import { surfacedFormSchema } from './form.js';
 import { productSchema } from './product.js';
+import { responseTypeSchema } from './response-type.js';
 
 const codePoints = (value: string): number => [...value].length;
 
@@ -12,7 +13,7 @@ export const contentSchema = z
   .refine((value) => value.trim().length > 0, { error: 'content must not be empty or blank' })
   .refine((value) => codePoints(value) <= 4000, { error: 'content must be at most 4000 characters' });
 
-export const responseTypeSchema = z.enum(['sync', 'callback'], { error: 'response_type must be "sync" or "callback"' });
+export { responseTypeSchema };
 
 /** POST …/messages (spec 4.2). */
 export const sendMessageRequestSchema = z.object({

@@ -17,3 +17,5 @@ export {
   makeTurnJob,
   makeWidget,
 } from './fixtures.js';
+export { agentReply, createEngineHarness, echoAgent } from './engine-harness.js';
+export type { EngineHarness } from './engine-harness.js';

@@ -108,7 +108,7 @@ describe('POST …/messages, sync (spec 4.2)', () => {
     [{ content: '   ' }, 'content'],
     [{ content: 'x'.repeat(4001) }, 'content'],
     [{ content: 7 }, 'content'],
-    [{ content: 'hi', response_type: 'stream' }, 'response_type'],
+    [{ content: 'hi', response_type: 'streaming' }, 'response_type'],
     [{ content: 'hi', timezone: 'Nowhere/Town' }, 'timezone'],
     [{ content: 'hi', visitorContext: { email: 'x' } }, 'visitorContext.email'],
   ])('rejects %j with 400 naming %s, storing and charging nothing', async (body, field) => {

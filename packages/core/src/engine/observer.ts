@@ -1,0 +1,37 @@
+/**
+ * How a caller watches a turn as it runs (DESIGN.md section 4, streaming). The HTTP adapter turns these calls
+ * into server-sent events; the engine never knows about HTTP.
+ *
+ * @example
+ * await engine.sendMessage(principal, widgetId, sessionId, { content: 'Hi', response_type: 'stream' }, {
+ *   onAccepted: ({ messageId }) => send('message.start', { messageId }),
+ *   onDelta: (text) => send('message.delta', { text }),
+ * });
+ */
+export interface TurnObserver {
+  /** The turn was accepted (its job committed): from here on errors are reported as message.failed. */
+  onAccepted(info: { messageId: string; sessionId: string }): void;
+  /** A piece of reply text, in order, as the agent writes it (raw Markdown). */
+  onDelta(text: string): void;
+}
+
+/** Observer calls must never break a turn: a caller that went away or threw changes nothing stored. */
+export function safeObserver(observer: TurnObserver | undefined): TurnObserver | undefined {
+  if (!observer) return undefined;
+  return {
+    onAccepted(info) {
+      try {
+        observer.onAccepted(info);
+      } catch {
+        // The caller's problem, not the turn's: the reply still lands in the history.
+      }
+    },
+    onDelta(text) {
+      try {
+        observer.onDelta(text);
+      } catch {
+        // Same: a broken listener must not abort the agent.
+      }
+    },
+  };
+}
