@@ -3,13 +3,9 @@ import type { AgentRequest } from '@svc/core';
 /** Receives reply text as it is written (see `AgentRequest.onDelta` in @svc/core). */
 export type DeltaSink = (text: string) => void;
 
-/**
- * The request's delta sink, if the caller streams. Read through a structural type so the agents compile
- * against a core whose `AgentRequest` does not declare `onDelta` yet.
- */
+/** The request's delta sink, if the caller streams. */
 export function deltaSinkOf(request: AgentRequest): DeltaSink | undefined {
-  const sink = (request as AgentRequest & { onDelta?: DeltaSink }).onDelta;
-  return typeof sink === 'function' ? sink : undefined;
+  return typeof request.onDelta === 'function' ? request.onDelta : undefined;
 }
 
 /** A line break, or the space after a sentence's `.`, `!`, `?` or `…` (optionally closed by `*`, `_`, `)` or a quote). */

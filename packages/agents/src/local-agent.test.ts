@@ -248,7 +248,7 @@ describe('local agent: streaming', () => {
     const agent = createLocalAgent({ knowledge: store });
     for (const question of questions) {
       const deltas: string[] = [];
-      const reply = await agent.reply({ ...demoRequest(question), onDelta: (text: string) => deltas.push(text) } as AgentRequest);
+      const reply = await agent.reply({ ...demoRequest(question), onDelta: (text: string) => deltas.push(text) });
       expect(deltas.join('')).toBe(reply.content);
       expect(deltas.every((delta) => delta !== '')).toBe(true);
     }
@@ -257,7 +257,7 @@ describe('local agent: streaming', () => {
   it('streams a multi-sentence answer in several pieces, the same reply as without streaming', async () => {
     const agent = createLocalAgent({ knowledge: store });
     const deltas: string[] = [];
-    const streamed = await agent.reply({ ...demoRequest('Do you ship to Canada?'), onDelta: (text: string) => deltas.push(text) } as AgentRequest);
+    const streamed = await agent.reply({ ...demoRequest('Do you ship to Canada?'), onDelta: (text: string) => deltas.push(text) });
     const plain = await agent.reply(demoRequest('Do you ship to Canada?'));
     expect(streamed).toEqual(plain);
     expect(deltas.length).toBeGreaterThan(1);

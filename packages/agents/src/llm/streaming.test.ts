@@ -51,7 +51,7 @@ async function streamReply(env: Record<string, string>, request: AgentRequest, o
       deltas.push(text);
       if (deltas.length === 1) onFirst();
     },
-  } as AgentRequest);
+  });
   return { reply, deltas };
 }
 
@@ -156,7 +156,7 @@ describe('LLM agent streaming on OpenAI Chat Completions', () => {
     const deltas: string[] = [];
 
     const error = await rejection(
-      agentFromEnv(OPENAI_ENV, { knowledge: store, maxRetries: 1 }).reply({ ...demoRequest('Hi'), onDelta: (text: string) => deltas.push(text) } as AgentRequest),
+      agentFromEnv(OPENAI_ENV, { knowledge: store, maxRetries: 1 }).reply({ ...demoRequest('Hi'), onDelta: (text: string) => deltas.push(text) }),
     );
 
     expect(error).toBeInstanceOf(LlmAgentError);
@@ -171,7 +171,7 @@ describe('LLM agent streaming on OpenAI Chat Completions', () => {
     const deltas: string[] = [];
 
     const error = await rejection(
-      agentFromEnv(OPENAI_ENV, { knowledge: store }).reply({ ...demoRequest('Returns?'), onDelta: (text: string) => deltas.push(text) } as AgentRequest),
+      agentFromEnv(OPENAI_ENV, { knowledge: store }).reply({ ...demoRequest('Returns?'), onDelta: (text: string) => deltas.push(text) }),
     );
 
     expect(deltas).toEqual(['Our return window']);
@@ -186,7 +186,7 @@ describe('LLM agent streaming on OpenAI Chat Completions', () => {
     ]);
 
     const error = await rejection(
-      agentFromEnv(OPENAI_ENV, { knowledge: store }).reply({ ...demoRequest('Returns?'), onDelta: () => undefined } as AgentRequest),
+      agentFromEnv(OPENAI_ENV, { knowledge: store }).reply({ ...demoRequest('Returns?'), onDelta: () => undefined }),
     );
 
     expect(error).toBeInstanceOf(LlmAgentError);
@@ -203,7 +203,7 @@ describe('LLM agent streaming on OpenAI Chat Completions', () => {
       agentFromEnv(OPENAI_ENV, { knowledge: store }).reply({
         ...demoRequest('Returns?', { signal: controller.signal }),
         onDelta: () => controller.abort(new Error('visitor left')),
-      } as AgentRequest),
+      }),
     );
 
     expect(error).toEqual(new Error('visitor left'));
@@ -272,7 +272,7 @@ describe('LLM agent streaming on the Anthropic Messages API', () => {
     const deltas: string[] = [];
 
     const error = await rejection(
-      agentFromEnv(ANTHROPIC_ENV, { knowledge: store }).reply({ ...demoRequest('Tents?'), onDelta: (text: string) => deltas.push(text) } as AgentRequest),
+      agentFromEnv(ANTHROPIC_ENV, { knowledge: store }).reply({ ...demoRequest('Tents?'), onDelta: (text: string) => deltas.push(text) }),
     );
 
     expect(deltas).toEqual(['Our tents']);

@@ -11,6 +11,7 @@ import { cors } from './cors.js';
 import { idempotency } from './idempotency.js';
 import { clientAddress, rateLimit } from './rate-limit.js';
 import { errorBody, sendPage, sendResult } from './respond.js';
+import { registerStreamRoutes } from './stream-routes.js';
 
 export interface AppOptions {
   engine: Engine;
@@ -96,6 +97,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
 
 
   const conversation = '/widgets/:widgetId/conversations/:sessionId';
+  registerStreamRoutes(api, options); // Before the turn routes: it takes `response_type: "stream"` and /chat.
   api.post('/widgets/:widgetId/conversations', async (c) =>
     sendResult(c, await engine.createSession(c.get('principal'), c.req.param('widgetId'), await readRequiredJsonBody(c))),
   );

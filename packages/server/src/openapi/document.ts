@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ERROR_STATUS, listQuerySchema, productSchema, sessionIdSchema, type ErrorCode } from '@svc/core';
 import { componentSchemas, parameterSchema, ref } from './components.js';
 import { ENDPOINTS, type Endpoint, type PathParameter } from './endpoints.js';
+import { addStreamingDocs } from './stream-docs.js';
 
 type Json = Record<string, unknown>;
 
@@ -109,7 +110,7 @@ function operation(endpoint: Endpoint): Json {
 export function buildOpenApiDocument(options: OpenApiDocumentOptions = {}): Json {
   const paths: Record<string, Record<string, Json>> = {};
   for (const endpoint of ENDPOINTS) (paths[endpoint.path] ??= {})[endpoint.method] = operation(endpoint);
-  return {
+  return addStreamingDocs({
     openapi: '3.1.0',
     info: {
       title: 'Svc Conversations API',
@@ -166,5 +167,5 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions = {}): Json
         RetryAfter: { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } },
       },
     },
-  };
+  });
 }
