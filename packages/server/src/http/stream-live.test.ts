@@ -1,0 +1,149 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DefaultChatTransport, readUIMessageStream, type UIMessage } from 'ai';
+import { DEMO_FORMS, createScriptedAgent } from '@svc/agents';
+import { createClient, type TurnStreamEvent } from '@svc/client';
+import { setWidgetForms } from '../admin/widgets.js';
+import { listen, type RunningServer } from '../node-server.js';
+import { createHarness, type Harness, type HarnessOptions } from '../testing/harness.js';
+import { createTimedDeltaAgent, percentile, timeStreamedTurn } from '../testing/stream-timing.js';
+
+/** Streaming over a real socket: Node's HTTP server in front of the app, real clients in front of it. */
+
+const servers: RunningServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+async function live(options: HarnessOptions = {}): Promise<{ h: Harness; url: string }> {
+  const h = await createHarness(options);
+  const server = await listen(h.runtime, { port: 0, host: '127.0.0.1', sweepIntervalMs: 60_000 });
+  servers.push(server);
+  return { h, url: server.url };
+}
+
+async function historyOf(h: Harness, sessionId: string): Promise<Array<{ role: string; content: string; messageId: string }>> {
+  return (await h.get(`${h.base}/${sessionId}/messages`)).body.data;
+}
+
+describe('streaming over a live server', () => {
+  it('keeps the reply of a client that disconnected mid-stream: it lands in the history', async () => {
+    let clientGone!: () => void;
+    const gone = new Promise<void>((resolve) => (clientGone = resolve));
+    const { h, url } = await live({
+      agent: createScriptedAgent(async ({ onDelta }) => {
+        onDelta?.('First sentence. ');
+        await gone;
+        onDelta?.('Second sentence.');
+        return { content: 'First sentence. Second sentence.' };
+      }),
+    });
+    const id = await h.session();
+    const client = createClient({ baseUrl: url, apiKey: h.key });
+
+    const events: TurnStreamEvent[] = [];
+    for await (const event of await client.messages.stream(h.widget.id, id, { content: 'Tell me two things.' })) {
+      events.push(event);
+      if (event.type === 'message.delta') break; // Closes the connection, the way a closed browser tab does.
+    }
+    expect(events.map((event) => event.type)).toEqual(['message.start', 'message.delta']);
+    const start = events[0] as Extract<TurnStreamEvent, { type: 'message.start' }>;
+    clientGone();
+
+    let history = await historyOf(h, id);
+    for (let waited = 0; history.length < 2 && waited < 5000; waited += 20) {
+      await sleep(20);
+      history = await historyOf(h, id);
+    }
+    expect(history.map((item) => [item.role, item.content])).toEqual([
+      ['user', 'Tell me two things.'],
+      ['assistant', 'First sentence. Second sentence.'],
+    ]);
+    expect(history[1]!.messageId).toBe(start.messageId);
+  });
+
+  it('delivers each delta within milliseconds of the agent writing it (first token to first SSE byte)', async () => {
+    const timed = createTimedDeltaAgent({ deltas: 4, intervalMs: 2 });
+    const { h, url } = await live({ agent: timed.agent, credits: 100_000 });
+    const warmUp = 5;
+    const turns = warmUp + 100;
+    const latencies: number[] = [];
+    let id = '';
+    for (let turn = 0; turn < turns; turn++) {
+      // A session per few turns, as visitors come and go.
+      if (turn % 10 === 0) id = await h.session({ visitorId: `visitor-${turn}` });
+      const timing = await timeStreamedTurn({ url, path: `${h.base}/${id}/messages`, apiKey: h.key, content: `Question ${turn}` });
+      expect(timing.status).toBe(200);
+      expect(timing.body).toContain('event: message.completed\n');
+      // The first turns run cold code (JIT, lazy imports); a running server has long passed them.
+      if (turn >= warmUp) latencies.push(timing.firstDeltaAt - timed.firstDeltaAt[turn]!);
+    }
+    const p50 = percentile(latencies, 50);
+    const p99 = percentile(latencies, 99);
+    console.info(`stream: agent's first token → first SSE byte over ${latencies.length} turns: p50 ${p50.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms`);
+    expect(latencies.every((ms) => ms >= 0)).toBe(true);
+    // The target is p99 ≤ 5 ms (issue 9); the machine running the suite is shared, so the test leaves room.
+    expect(p50).toBeLessThanOrEqual(5);
+    expect(p99).toBeLessThanOrEqual(15);
+  });
+});
+
+describe('POST …/chat driven by the AI SDK’s own client (DefaultChatTransport, readUIMessageStream)', () => {
+  async function chat(url: string, h: Harness, sessionId: string, text: string): Promise<UIMessage> {
+    const transport = new DefaultChatTransport<UIMessage>({ api: `${url}${h.base}/${sessionId}/chat`, headers: { 'X-API-Key': h.key } });
+    const stream = await transport.sendMessages({
+      trigger: 'submit-message',
+      chatId: `chat-${sessionId}`,
+      messageId: undefined,
+      messages: [{ id: `user-${text.length}`, role: 'user', parts: [{ type: 'text', text }] }],
+      abortSignal: undefined,
+    });
+    let last: UIMessage | undefined;
+    const errors: unknown[] = [];
+    for await (const message of readUIMessageStream<UIMessage>({ stream, onError: (error) => errors.push(error), terminateOnError: true })) last = message;
+    expect(errors).toEqual([]);
+    if (last === undefined) throw new Error('the stream produced no message');
+    return last;
+  }
+
+  it('receives the text, the products and the credits of a reply', async () => {
+    const { h, url } = await live();
+    const id = await h.session();
+
+    const message = await chat(url, h, id, 'Which tents do you sell?');
+
+    const [, reply] = await historyOf(h, id);
+    expect(message.id).toBe(reply!.messageId);
+    expect(message.role).toBe('assistant');
+    const text = message.parts.filter((part) => part.type === 'text').map((part) => (part as { text: string }).text).join('');
+    expect(text).toBe(reply!.content);
+    const products = message.parts.find((part) => part.type === 'data-products') as { data: Array<{ id: string; name: string }> } | undefined;
+    expect(products?.data.map((product) => product.id)).toEqual(expect.arrayContaining(['prod_trailhead_2_tent']));
+    expect(message.metadata).toMatchObject({ sessionId: id, sessionEnded: false, creditsConsumed: expect.any(Number) });
+    expect((message.metadata as { creditsConsumed: number }).creditsConsumed).toBeGreaterThan(0);
+  });
+
+  it('receives a surfaced form as a data-forms part', async () => {
+    const { h, url } = await live();
+    await setWidgetForms(h.store, h.widget.id, DEMO_FORMS);
+    const id = await h.session();
+
+    const message = await chat(url, h, id, 'I would like to talk to sales');
+
+    const forms = message.parts.find((part) => part.type === 'data-forms') as { data: Array<{ formId: string; questions: unknown[] }> } | undefined;
+    expect(forms?.data.map((form) => form.formId)).toEqual(['contact_sales']);
+    expect(forms?.data[0]?.questions.length).toBeGreaterThan(0);
+    const session = await h.get(`${h.base}/${id}`);
+    expect(session.status).toBe(200);
+  });
+
+  it('rejects in the transport with the JSON error of a refused request', async () => {
+    const { h, url } = await live();
+    const transport = new DefaultChatTransport<UIMessage>({ api: `${url}${h.base}/sess_missing/chat`, headers: { 'X-API-Key': h.key } });
+    const error = await transport
+      .sendMessages({ trigger: 'submit-message', chatId: 'c', messageId: undefined, messages: [{ id: 'u', role: 'user', parts: [{ type: 'text', text: 'Hi' }] }], abortSignal: undefined })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(Error);
+    expect(JSON.parse((error as Error).message)).toMatchObject({ error: { code: 'session_not_found' } });
+  });
+});
