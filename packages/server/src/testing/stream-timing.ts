@@ -11,8 +11,8 @@ import { createScriptedAgent } from '@svc/agents';
 
 export interface TimedDeltaAgent {
   agent: Agent;
-  /** `performance.now()` when each turn's agent wrote its first delta, in turn order. */
-  firstDeltaAt: number[];
+  /** `performance.now()` when the agent wrote its first delta, by the visitor message it answered. */
+  firstDeltaAt: Map<string, number>;
 }
 
 /**
@@ -23,13 +23,13 @@ export interface TimedDeltaAgent {
  * const { agent, firstDeltaAt } = createTimedDeltaAgent({ deltas: 5, intervalMs: 2 });
  */
 export function createTimedDeltaAgent(options: { deltas: number; intervalMs: number }): TimedDeltaAgent {
-  const firstDeltaAt: number[] = [];
-  const agent = createScriptedAgent(async ({ onDelta, signal }) => {
+  const firstDeltaAt = new Map<string, number>();
+  const agent = createScriptedAgent(async ({ message, onDelta, signal }) => {
     const pieces = Array.from({ length: options.deltas }, (_, i) => `Piece ${i + 1} of the answer. `);
     const content = pieces.join('');
     for (const [index, piece] of pieces.entries()) {
       if (index > 0) await sleep(options.intervalMs, undefined, { signal });
-      if (index === 0) firstDeltaAt.push(performance.now());
+      if (index === 0) firstDeltaAt.set(message, performance.now());
       onDelta?.(piece);
     }
     return { content };
