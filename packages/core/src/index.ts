@@ -58,7 +58,7 @@ export type { Ids } from './ids.js';
 export { createEngine } from './engine/engine.js';
 export type { Engine, EngineOptions } from './engine/engine.js';
 export type { EngineLogger, EngineResult, PageResult, ReplyFormatter } from './engine/context.js';
-export type { TurnResult } from './engine/turn.js';
+export type { TurnCallOptions, TurnResult } from './engine/messages.js';
 export type { TurnObserver } from './engine/observer.js';
 export type { ListQueryInput } from './engine/lists.js';
 export { applyExpiry, assertAcceptsMessages, assertResumable, end, rate, resolveByAgent, touch } from './session-machine.js';
@@ -113,10 +113,15 @@ export type {
   Delivery,
   DeliveryAttempt,
   DeliveryStatus,
+  TurnClaim,
+  TurnEvent,
   TurnJob,
   TurnJobStatus,
+  TurnMode,
 } from './store/callback-store.js';
-export { MAX_TURN_ATTEMPTS, completedPayload, failedPayload } from './engine/callback-turns.js';
+export { completedPayload, failedPayload } from './engine/turns/payloads.js';
+export { MAX_TURN_ATTEMPTS } from './engine/turns/run.js';
+export { IDEMPOTENCY_WINDOW_MS } from './engine/turns/accept.js';
 export {
   createKnowledgeBaseRequestSchema,
   documentRequestSchema,

@@ -88,8 +88,8 @@ async function storeBaseline(store: Store, accountId: string, widgetId: string):
   return runLoad({
     concurrency: CONCURRENCY,
     durationMs: DURATION_MS,
-    send: (worker) =>
-      store.withLock(`session:${widgetId}:bench-store-${worker}`, async () => {
+    send: async (worker) => {
+      {
         const session = sessions[worker]!;
         const seq = session.messageCount;
         await store.transaction(async (tx) => {
@@ -113,7 +113,8 @@ async function storeBaseline(store: Store, accountId: string, widgetId: string):
           });
         });
         session.messageCount = seq + 2;
-      }),
+      }
+    },
   });
 }
 

@@ -28,6 +28,8 @@ export interface RuntimeOptions {
   /** More routes outside the API (the Node entry adds the CLI's admin endpoint). */
   extraRoutes?: (app: Hono<AppEnv>) => void;
   clock?: Clock;
+  /** A running turn's lease (renewed while it runs); a crashed process's turns are retaken after it. Default 15 s. */
+  turnLeaseMs?: number;
 }
 
 /** Wires the ports into an engine and the engine into the HTTP app. Everything a server or a test needs. */
@@ -45,6 +47,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     logger: { error: (message, details) => logger.error(details, message) },
     formatReply,
     onWork: (kind) => workers?.wake(kind),
+    ...(options.turnLeaseMs === undefined ? {} : { turnLeaseMs: options.turnLeaseMs }),
   });
   let workers: Workers | undefined;
   const app = createApp({

@@ -249,7 +249,24 @@ create index deliveries_by_status on deliveries (status, created_at desc, id des
 create index deliveries_by_account on deliveries (account_id, created_at desc, id desc);
 `;
 
+/**
+ * The durable turn pipeline (DESIGN.md section 3a): every turn, sync and stream included, is a job that carries the
+ * visitor's message until its turn starts, and turn idempotency records point at their job.
+ *
+ * - Jobs queued by version 2 were callback jobs whose visitor message is already in the history: they keep mode
+ *   `callback` and an empty `content`, and the turn's start finds their message by id.
+ * - `turn_jobs_by_reply` makes the fixed reply id unique: a turn re-run after a crash still has one reply.
+ */
+const turnPipeline = /* sql */ `
+alter table turn_jobs add column mode text not null default 'callback' check (mode in ('sync', 'stream', 'callback'));
+alter table turn_jobs add column content text not null default '';
+alter table turn_jobs add column answers jsonb;
+create unique index turn_jobs_by_reply on turn_jobs (reply_message_id);
+alter table idempotency_records add column job_id text;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', sql: initial },
   { version: 2, name: 'callbacks_and_identity', sql: callbacksAndIdentity },
+  { version: 3, name: 'turn_pipeline', sql: turnPipeline },
 ];

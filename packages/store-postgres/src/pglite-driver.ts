@@ -1,6 +1,5 @@
 import { join, resolve } from 'node:path';
 import type { PGlite, Transaction } from '@electric-sql/pglite';
-import { createKeyedMutex } from '@svc/core/store-kit';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.js';
 import type { Queryable, SqlDriver } from './sql-driver.js';
 
@@ -14,8 +13,8 @@ const CLUSTER_DIR = 'pg';
 
 /**
  * Embedded PostgreSQL (WASM) in this process. PGlite runs one statement at a time and its `transaction` holds the
- * whole database, so transactions are serialisable by construction; named locks only need to be in-process,
- * which the data directory lock guarantees is enough.
+ * whole database, so transactions are serialisable by construction. The data directory lock keeps every other
+ * process out, so turn events need no cross-process channel.
  */
 export async function openPgliteDriver(options: PgliteDriverOptions = {}): Promise<SqlDriver> {
   const lock: DataDirLock | null = options.dataDir === undefined ? null : await acquireDataDirLock(options.dataDir);
@@ -28,12 +27,10 @@ export async function openPgliteDriver(options: PgliteDriverOptions = {}): Promi
     await lock?.release();
     throw error;
   }
-  const locks = createKeyedMutex();
 
   return {
     ...queryable(db),
     transaction: (fn) => db.transaction((tx) => fn(queryable(tx))),
-    withLock: (name, fn) => locks.run(name, fn),
     async close() {
       try {
         if (!db.closed) await db.close();

@@ -23,7 +23,7 @@ describe('createPgliteStore on a data directory', () => {
 
     const first = await createPgliteStore({ dataDir });
     try {
-      expect(await migrate(first)).toEqual(['1_initial', '2_callbacks_and_identity']);
+      expect(await migrate(first)).toEqual(['1_initial', '2_callbacks_and_identity', '3_turn_pipeline']);
       expect(await migrate(first)).toEqual([]);
       expect(await readFile(join(dataDir, LOCK_FILE_NAME), 'utf8')).toBe(`${process.pid}\n`);
 

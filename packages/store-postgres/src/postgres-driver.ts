@@ -1,21 +1,27 @@
-import type { Pool, PoolClient, PoolConfig } from 'pg';
-import { createKeyedMutex } from '@svc/core/store-kit';
-import type { Queryable, SqlDriver } from './sql-driver.js';
+import type { Client, Pool, PoolClient, PoolConfig } from 'pg';
+import type { Queryable, SqlDriver, SqlNotifications } from './sql-driver.js';
 
 export interface PostgresDriverOptions {
   connectionString: string;
   /** Schema to create (if missing) and use on every connection; default: the server's search_path. */
   schema?: string;
-  /** Connections for queries and transactions; named locks have a pool of the same size. Default 10. */
+  /** Connections for queries and transactions. Default 10. */
   max?: number;
+  /** How long a caller waits for a free connection before failing. Default 10,000 ms. */
+  connectionTimeoutMs?: number;
+  /** How long a statement waits for a row lock (a session's row, held by a short transaction). Default 10,000 ms. */
+  lockTimeoutMs?: number;
+  /** Longest a single statement may run. Default 30,000 ms. */
+  statementTimeoutMs?: number;
 }
 
 const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
 /**
- * node-postgres pools. Named locks are session advisory locks, each held on its own connection for as long as
- * `fn` runs. Those connections come from a second pool: if lock holders and lock waiters could take every query
- * connection, a holder's own queries would wait forever.
+ * node-postgres, one pool. Nothing holds a connection across an agent run or while waiting for another connection
+ * (DESIGN.md section 3a), and every wait has a deadline: the pool's connection timeout, and lock and statement
+ * timeouts set on each connection at start-up. Turn events travel by `LISTEN`/`NOTIFY` on one extra connection
+ * outside the pool, opened on first use and reopened after a drop.
  */
 export async function openPostgresDriver(options: PostgresDriverOptions): Promise<SqlDriver> {
   const { schema } = options;
@@ -23,36 +29,40 @@ export async function openPostgresDriver(options: PostgresDriverOptions): Promis
     throw new Error(`Invalid schema name ${JSON.stringify(schema)}: use letters, digits and underscores`);
   }
   const { default: pg } = await import('pg');
+  const settings = [
+    // Set at connection start-up, so no statement can run before it takes effect.
+    ...(schema === undefined ? [] : [`-c search_path=${schema}`]),
+    `-c lock_timeout=${options.lockTimeoutMs ?? 10_000}`,
+    `-c statement_timeout=${options.statementTimeoutMs ?? 30_000}`,
+    // A transaction left open by a stuck caller must not keep a session row locked for ever.
+    `-c idle_in_transaction_session_timeout=60000`,
+  ];
   const config: PoolConfig = {
     connectionString: options.connectionString,
     max: options.max ?? 10,
-    // Set at connection start-up, so no statement can run before it takes effect.
-    ...(schema === undefined ? {} : { options: `-c search_path=${schema}` }),
+    connectionTimeoutMillis: options.connectionTimeoutMs ?? 10_000,
+    options: settings.join(' '),
   };
   const pool = new pg.Pool(config);
-  const lockPool = new pg.Pool(config);
   // An idle connection dropped by the server is discarded and replaced on next use; without a listener the
   // 'error' event would crash the process.
-  const ignore = (): void => undefined;
-  pool.on('error', ignore);
-  lockPool.on('error', ignore);
+  pool.on('error', () => undefined);
 
   try {
     if (schema !== undefined) await createSchema(pool, schema);
   } catch (error) {
-    await Promise.allSettled([pool.end(), lockPool.end()]);
+    await pool.end().catch(() => undefined);
     throw error;
   }
-
-  // Callers of one name in this process queue here first, so at most one connection per name waits in PostgreSQL.
-  const localQueue = createKeyedMutex();
+  const notifications = createNotifications(() => new pg.Client(config), `svc_turns_${(schema ?? 'public').slice(0, 40)}`);
 
   return {
     ...queryable(pool),
     transaction: (fn) => inTransaction(pool, fn),
-    withLock: (name, fn) => localQueue.run(name, () => withAdvisoryLock(lockPool, name, fn)),
+    notifications,
     async close() {
-      await Promise.all([pool.end(), lockPool.end()]);
+      await notifications.close();
+      await pool.end();
     },
   };
 }
@@ -99,31 +109,60 @@ async function inTransaction<T>(pool: Pool, fn: (tx: Queryable) => Promise<T>): 
   }
 }
 
-/**
- * The lock key is namespaced by schema: stores on different schemas of one database are different stores.
- * PostgreSQL grants waiting advisory lock requests in the order they were made.
- */
-const LOCK_KEY = `hashtextextended(current_schema() || '/' || $1, 0)`;
+const RECONNECT_MS = 1_000;
 
-async function withAdvisoryLock<T>(lockPool: Pool, name: string, fn: () => Promise<T>): Promise<T> {
-  const client = await lockPool.connect();
-  let broken: Error | undefined;
-  try {
+/**
+ * One dedicated connection listening on `channel`. Notifications are a fast path only (waiters and workers also
+ * poll), so a dropped connection is simply reopened a second later.
+ */
+function createNotifications(newClient: () => Client, channel: string): SqlNotifications & { close(): Promise<void> } {
+  const listeners = new Set<(payload: string) => void>();
+  let client: Client | null = null;
+  let closed = false;
+  let retry: NodeJS.Timeout | undefined;
+
+  async function connect(): Promise<void> {
+    if (closed || client || listeners.size === 0) return;
+    const next = newClient();
+    client = next;
+    const drop = (): void => {
+      if (client !== next) return;
+      client = null;
+      next.end().catch(() => undefined);
+      if (!closed) {
+        retry = setTimeout(() => void connect(), RECONNECT_MS);
+        retry.unref();
+      }
+    };
+    next.on('error', drop);
+    next.on('end', drop);
+    next.on('notification', (message) => {
+      if (message.channel !== channel || message.payload === undefined) return;
+      for (const listener of listeners) listener(message.payload);
+    });
     try {
-      await client.query(`select pg_advisory_lock(${LOCK_KEY})`, [name]);
-    } catch (error) {
-      broken = error as Error;
-      throw error;
+      await next.connect();
+      await next.query(`listen "${channel}"`);
+    } catch {
+      drop();
     }
-    try {
-      return await fn();
-    } finally {
-      await client.query(`select pg_advisory_unlock(${LOCK_KEY})`, [name]).catch((error: Error) => {
-        // Destroying the connection ends its session, which releases the lock anyway.
-        broken = error;
-      });
-    }
-  } finally {
-    client.release(broken);
   }
+
+  return {
+    channel,
+    listen(onPayload) {
+      listeners.add(onPayload);
+      void connect();
+      return () => {
+        listeners.delete(onPayload);
+      };
+    },
+    async close() {
+      closed = true;
+      clearTimeout(retry);
+      const current = client;
+      client = null;
+      await current?.end().catch(() => undefined);
+    },
+  };
 }

@@ -1,19 +1,11 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import type { Store } from '@svc/core';
-import { at, makeAccount } from '@svc/core/testing';
-import pg from 'pg';
+import { at, makeAccount, makeSession } from '@svc/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresStore, migrate } from './index.js';
 import { runMigrations } from './migrate.js';
 import { MIGRATIONS } from './migrations.js';
 import { openPostgresDriver } from './postgres-driver.js';
 import { TEST_DATABASE_URL, adminPool, dropSchema, testSchemaName, waitUntil } from './test-support.js';
-import { LOCK_PROBE_SCHEMA_SQL, unsafeIncrement } from './testing/lock-probe.js';
-
-const TSX = fileURLToPath(new URL('../../../node_modules/.bin/tsx', import.meta.url));
-const CONTENDER = fileURLToPath(new URL('./testing/lock-contender.ts', import.meta.url));
 
 const admin = adminPool();
 const schemas: string[] = [];
@@ -32,17 +24,6 @@ async function open(schema: string): Promise<Store> {
   return store;
 }
 
-/** Requests for the advisory lock behind `withLock(name)` on `schema`, granted or waiting. */
-async function advisoryRequests(schema: string, name: string, granted: boolean): Promise<number> {
-  const { rows } = await admin.query<{ n: number }>(
-    `select count(*)::int as n from pg_locks
-      where locktype = 'advisory' and objsubid = 1 and granted = $3
-        and ((classid::bigint << 32) | objid::bigint) = hashtextextended($1 || '/' || $2, 0)`,
-    [schema, name, granted],
-  );
-  return rows[0]?.n ?? 0;
-}
-
 beforeAll(async () => {
   // Fails, rather than skips, the file when PostgreSQL is unreachable.
   await admin.query('select 1');
@@ -59,12 +40,13 @@ describe('createPostgresStore', () => {
     const schema = schemaForTest();
     const stores = await Promise.all([open(schema), open(schema), open(schema)]);
     const reports = await Promise.all(stores.map((store) => migrate(store)));
-    expect(reports.filter((report) => report.length > 0)).toEqual([['1_initial', '2_callbacks_and_identity']]);
+    expect(reports.filter((report) => report.length > 0)).toEqual([['1_initial', '2_callbacks_and_identity', '3_turn_pipeline']]);
     expect(await migrate(stores[0])).toEqual([]);
     const { rows } = await admin.query(`select version, name from "${schema}".schema_migrations order by version`);
     expect(rows).toEqual([
       { version: 1, name: 'initial' },
       { version: 2, name: 'callbacks_and_identity' },
+      { version: 3, name: 'turn_pipeline' },
     ]);
   });
 
@@ -90,7 +72,7 @@ describe('createPostgresStore', () => {
     }
 
     const store = await open(schema);
-    expect(await migrate(store)).toEqual(['2_callbacks_and_identity']);
+    expect(await migrate(store)).toEqual(['2_callbacks_and_identity', '3_turn_pipeline']);
     expect((await store.getWidget('wgt_v1'))?.identitySecrets).toEqual([]);
     expect((await store.getSession('wgt_v1', 'sess_v1'))?.identitySub).toBeNull();
     expect(await store.listDeliveries({ limit: 10 })).toEqual([]);
@@ -122,73 +104,65 @@ describe('createPostgresStore', () => {
   });
 });
 
-describe('withLock on PostgreSQL', () => {
-  it('excludes and orders holders across separate stores (separate pools) by arrival', async () => {
+describe('session row locks and turn events on PostgreSQL', () => {
+  it('tells subscribers of another store (another pool, as another process) about an event once it commits', async () => {
     const schema = schemaForTest();
-    const [a, b, c, d] = await Promise.all([open(schema), open(schema), open(schema), open(schema)]);
-    const name = 'session:wgt_1/sess_1';
-    const order: string[] = [];
-    let release = (): void => undefined;
-    const holding = new Promise<void>((resolve) => {
-      release = resolve;
+    const [publisher, subscriber] = await Promise.all([open(schema), open(schema)]);
+    const seen: string[] = [];
+    subscriber.subscribeTurnEvents((event) => seen.push(event.jobId));
+    // The LISTEN connection opens on the first subscription.
+    await waitUntil(async () => {
+      const { rows } = await admin.query<{ n: number }>(`select count(*)::int as n from pg_stat_activity where query like 'listen "svc_turns_${schema}"'`);
+      return rows[0]!.n === 1;
     });
-
-    const calls = [
-      a.withLock(name, async () => {
-        order.push('A');
-        await holding;
-      }),
-    ];
-    await waitUntil(async () => (await advisoryRequests(schema, name, true)) === 1);
-    // Each request is queued in PostgreSQL before the next is made, so arrival order is known.
-    const waiters = [
-      ['B', b],
-      ['C', c],
-      ['D', d],
-    ] as const;
-    for (const [index, [label, store]] of waiters.entries()) {
-      calls.push(store.withLock(name, async () => void order.push(label)));
-      await waitUntil(async () => (await advisoryRequests(schema, name, false)) === index + 1);
-    }
-    expect(order).toEqual(['A']);
-    release();
-    await Promise.all(calls);
-    expect(order).toEqual(['A', 'B', 'C', 'D']);
-    expect(await advisoryRequests(schema, name, true)).toBe(0);
+    await publisher.transaction(async (tx) => {
+      await tx.publishTurnEvent({ type: 'finished', jobId: 'job_cross', widgetId: 'wgt_1', sessionId: 'sess_1' });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(seen).toEqual([]);
+    });
+    await waitUntil(async () => seen.length === 1);
+    expect(seen).toEqual(['job_cross']);
   });
 
-  it('excludes a holder in another OS process', async () => {
+  it('gives up waiting for a locked session row after the lock timeout instead of hanging', async () => {
+    const schema = schemaForTest();
+    const holder = await open(schema);
+    const waiter = await createPostgresStore({ connectionString: TEST_DATABASE_URL, schema, max: 2, lockTimeoutMs: 200 });
+    opened.push(waiter);
+    const session = { ...makeSession(), widgetId: 'wgt_lock', id: 'sess_lock' };
+    await holder.insertSession(session);
+    let release = (): void => undefined;
+    const held = holder.transaction(async (tx) => {
+      await tx.lockSession('wgt_lock', 'sess_lock');
+      await new Promise<void>((resolve) => (release = resolve));
+    });
+    await waitUntil(async () => {
+      const { rows } = await admin.query<{ n: number }>(`select count(*)::int as n from pg_stat_activity where state = 'idle in transaction'`);
+      return rows[0]!.n >= 1;
+    });
+    const started = Date.now();
+    await expect(waiter.transaction((tx) => tx.lockSession('wgt_lock', 'sess_lock'))).rejects.toThrow(/lock timeout/);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    release();
+    await held;
+    expect(await waiter.transaction((tx) => tx.lockSession('wgt_lock', 'sess_lock'))).toMatchObject({ id: 'sess_lock' });
+  });
+
+  it('runs many transactions on one locked row through a pool of two without exhausting it', async () => {
     const schema = schemaForTest();
     const store = await open(schema);
-    await admin.query(`set search_path to "${schema}"; ${LOCK_PROBE_SCHEMA_SQL}`);
-    const probe = new pg.Pool({ connectionString: TEST_DATABASE_URL, max: 1, options: `-c search_path=${schema}` });
-    const iterations = 5;
-    const holdMs = 30;
-    const child = spawn(TSX, [CONTENDER, TEST_DATABASE_URL, schema, 'shared-lock', String(iterations), String(holdMs)], {
-      stdio: ['pipe', 'pipe', 'inherit'],
-    });
-    try {
-      const [ready] = (await once(child.stdout, 'data')) as [Buffer];
-      expect(ready.toString()).toBe('ready\n');
-      const exited = once(child, 'exit');
-      child.stdin.write('go\n');
-      for (let i = 0; i < iterations; i++) await store.withLock('shared-lock', () => unsafeIncrement(probe, 'parent', holdMs));
-      const [code] = (await exited) as [number | null];
-      expect(code).toBe(0);
-
-      const counter = await probe.query<{ value: number }>('select value from lock_probe_counter');
-      expect(counter.rows[0]?.value).toBe(2 * iterations);
-      const intervals = await probe.query<{ owner: string; started_at: Date; ended_at: Date }>(
-        'select owner, started_at, ended_at from lock_probe_intervals order by started_at',
-      );
-      expect(intervals.rows.filter((row) => row.owner === 'child')).toHaveLength(iterations);
-      for (const [index, row] of intervals.rows.entries()) {
-        const previous = intervals.rows[index - 1];
-        if (previous) expect(row.started_at.getTime()).toBeGreaterThanOrEqual(previous.ended_at.getTime());
-      }
-    } finally {
-      child.kill();
-      await probe.end();
-    }
+    const session = { ...makeSession(), widgetId: 'wgt_pool', id: 'sess_pool' };
+    await store.insertSession(session);
+    await Promise.all(
+      Array.from({ length: 40 }, () =>
+        store.transaction(async (tx) => {
+          const locked = await tx.lockSession('wgt_pool', 'sess_pool');
+          // A store call made inside the transaction joins it rather than asking the pool for a second connection.
+          await store.getSession('wgt_pool', 'sess_pool');
+          await tx.updateSession('wgt_pool', 'sess_pool', { messageCount: locked!.messageCount + 1 });
+        }),
+      ),
+    );
+    expect((await store.getSession('wgt_pool', 'sess_pool'))!.messageCount).toBe(40);
   });
 });

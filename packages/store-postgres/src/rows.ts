@@ -297,6 +297,9 @@ export interface TurnJobRow {
   user_message_id: string;
   reply_message_id: string;
   kind: TurnJob['kind'];
+  mode: TurnJob['mode'];
+  content: string;
+  answers: TurnJob['answers'];
   identity: IdentityClaims | null;
   timezone: string | null;
   status: TurnJob['status'];
@@ -317,6 +320,9 @@ export const toTurnJob = (row: TurnJobRow): TurnJob => ({
   userMessageId: row.user_message_id,
   replyMessageId: row.reply_message_id,
   kind: row.kind,
+  mode: row.mode,
+  content: row.content,
+  answers: row.answers,
   identity: row.identity,
   timezone: row.timezone,
   status: row.status,

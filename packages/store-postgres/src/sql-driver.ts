@@ -9,11 +9,19 @@ export interface Queryable {
   exec(sql: string): Promise<void>;
 }
 
+/** `LISTEN`/`NOTIFY` on one channel, for drivers that other processes can share the database with. */
+export interface SqlNotifications {
+  /** The channel this store's notifications travel on (one per schema). */
+  channel: string;
+  /** Calls `onPayload` for each notification on the channel until the returned function is called. */
+  listen(onPayload: (payload: string) => void): () => void;
+}
+
 /** A connection to one database, as the SQL store drives it. */
 export interface SqlDriver extends Queryable {
   /** Runs `fn` inside BEGIN … COMMIT on one connection, rolling back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
-  /** Exclusive named lock, granted in arrival order, across everything that shares the database. */
-  withLock<T>(name: string, fn: () => Promise<T>): Promise<T>;
+  /** Present when other processes may share the database (PostgreSQL); PGlite is one process by construction. */
+  notifications?: SqlNotifications;
   close(): Promise<void>;
 }

@@ -1,4 +1,4 @@
-import type { StoreOps } from '@svc/core';
+import type { StoreOps, TurnEvent } from '@svc/core';
 import { accountOps } from './ops/accounts.js';
 import type { Db } from './ops/db.js';
 import { deliveryOps } from './ops/deliveries.js';
@@ -10,8 +10,9 @@ import { turnJobOps } from './ops/turn-jobs.js';
 import { widgetAndKeyOps } from './ops/widgets-and-keys.js';
 
 /** Every Store operation in SQL, over whichever connection `db` resolves to at each statement. */
-export function createSqlOps(db: Db, search: SearchOptions): StoreOps {
+export function createSqlOps(db: Db, search: SearchOptions, publish: (event: TurnEvent) => Promise<void>): StoreOps {
   return {
+    publishTurnEvent: publish,
     ...accountOps(db),
     ...widgetAndKeyOps(db),
     ...knowledgeOps(db),

@@ -1,5 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Store, StoreOps } from '@svc/core';
+import { randomUUID } from 'node:crypto';
+import type { Store, StoreOps, TurnEvent } from '@svc/core';
+import { createTurnEventBus } from '@svc/core/store-kit';
 import type { SearchOptions } from './ops/search.js';
 import type { Queryable, SqlDriver } from './sql-driver.js';
 import { createSqlOps } from './sql-ops.js';
@@ -10,6 +12,13 @@ interface TransactionFrame {
   ops: StoreOps;
   open: boolean;
   savepoints: number;
+  /** Turn events published inside the transaction: told to this process's subscribers once it commits. */
+  events: TurnEvent[];
+}
+
+/** What travels in a NOTIFY: the event and the store instance that sent it (which has told its own subscribers). */
+interface NotifiedTurnEvent extends TurnEvent {
+  origin: string;
 }
 
 /**
@@ -17,52 +26,103 @@ interface TransactionFrame {
  *
  * Transactions are tracked with AsyncLocalStorage, so anything called while `fn` runs (store methods as well as
  * `tx`, and nested `transaction` calls) uses the transaction's connection. Without that, a store call inside `fn`
- * would run outside the transaction and, on PGlite, wait forever for it to finish. A nested call becomes a
- * savepoint: if it throws, only its writes are undone, and the error propagates.
+ * would run outside the transaction and, on PGlite, wait forever for it to finish; on PostgreSQL it would take a
+ * second pooled connection while holding one, which is how pools deadlock. A nested call becomes a savepoint: if it
+ * throws, only its writes are undone, and the error propagates.
+ *
+ * Turn events go to this process's subscribers after the commit, and to other processes through `NOTIFY` sent in
+ * the same transaction (so they too hear of it only once it commits).
  */
 export function createSqlStore(driver: SqlDriver, search: SearchOptions): Store {
   const context = new AsyncLocalStorage<TransactionFrame>();
+  const bus = createTurnEventBus();
+  const origin = randomUUID();
   const openFrame = (): TransactionFrame | undefined => {
     const frame = context.getStore();
     return frame?.open ? frame : undefined;
   };
-  const ops = createSqlOps(() => openFrame()?.tx ?? driver, search);
+
+  async function publish(db: Queryable, event: TurnEvent): Promise<void> {
+    const frame = openFrame();
+    if (frame) frame.events.push({ ...event });
+    if (driver.notifications) {
+      const payload: NotifiedTurnEvent = { ...event, origin };
+      await db.query('select pg_notify($1, $2)', [driver.notifications.channel, JSON.stringify(payload)]);
+    }
+    if (!frame) bus.publish({ ...event });
+  }
+
+  const ops = createSqlOps(() => openFrame()?.tx ?? driver, search, (event) => publish(openFrame()?.tx ?? driver, event));
 
   async function transaction<T>(fn: (tx: StoreOps) => Promise<T>): Promise<T> {
     const outer = openFrame();
     if (outer) return savepoint(outer, fn);
-    return driver.transaction(async (tx) => {
-      const frame: TransactionFrame = { tx, open: true, savepoints: 0, ops };
-      frame.ops = createSqlOps(() => {
+    let events: TurnEvent[] = [];
+    const result = await driver.transaction(async (tx) => {
+      const frame: TransactionFrame = { tx, open: true, savepoints: 0, ops, events: [] };
+      const inside = (): Queryable => {
         // A handle kept past the end of its transaction must not silently write outside of one.
         if (!frame.open) throw new Error('This transaction has finished; use the store instead');
         return tx;
-      }, search);
+      };
+      frame.ops = createSqlOps(inside, search, (event) => publish(inside(), event));
       try {
-        return await context.run(frame, () => fn(frame.ops));
+        const value = await context.run(frame, () => fn(frame.ops));
+        events = frame.events;
+        return value;
       } finally {
         frame.open = false;
       }
     });
+    for (const event of events) bus.publish(event);
+    return result;
   }
 
+  let stopListening: (() => void) | undefined;
   return {
     ...ops,
     transaction,
-    withLock: (name, fn) => driver.withLock(name, fn),
-    close: () => driver.close(),
+    subscribeTurnEvents(listener) {
+      if (driver.notifications && !stopListening) {
+        stopListening = driver.notifications.listen((payload) => {
+          const event = parseNotifiedEvent(payload);
+          if (event && event.origin !== origin) {
+            bus.publish({ type: event.type, jobId: event.jobId, widgetId: event.widgetId, sessionId: event.sessionId });
+          }
+        });
+      }
+      return bus.subscribe(listener);
+    },
+    async close() {
+      stopListening?.();
+      await driver.close();
+    },
   };
+}
+
+function parseNotifiedEvent(payload: string): NotifiedTurnEvent | null {
+  try {
+    const value = JSON.parse(payload) as Partial<NotifiedTurnEvent>;
+    const fields = [value.origin, value.jobId, value.widgetId, value.sessionId];
+    if ((value.type !== 'queued' && value.type !== 'finished') || fields.some((field) => typeof field !== 'string')) return null;
+    return value as NotifiedTurnEvent;
+  } catch {
+    // Another program's payload on our channel: not ours to act on.
+    return null;
+  }
 }
 
 async function savepoint<T>(frame: TransactionFrame, fn: (tx: StoreOps) => Promise<T>): Promise<T> {
   frame.savepoints++;
   const name = `svc_nested_${frame.savepoints}`;
   await frame.tx.query(`savepoint ${name}`);
+  const events = frame.events.length;
   let result: T;
   try {
     result = await fn(frame.ops);
   } catch (error) {
     await frame.tx.query(`rollback to savepoint ${name}`);
+    frame.events.length = events;
     throw error;
   }
   await frame.tx.query(`release savepoint ${name}`);

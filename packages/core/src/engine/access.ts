@@ -60,8 +60,8 @@ export async function loadSession(
 }
 
 /** 402 before any work (spec 7): balance exhausted or payment overdue. */
-export async function requireCredits(ctx: EngineContext, accountId: string): Promise<Account> {
-  const account = await ctx.store.getAccount(accountId);
+export async function requireCredits(ctx: EngineContext, accountId: string, store: StoreOps = ctx.store): Promise<Account> {
+  const account = await store.getAccount(accountId);
   if (!account) throw new SvcError('invalid_api_key', 'The account of this API key no longer exists.');
   if (account.status === 'overdue') {
     throw new SvcError('insufficient_credits', 'Payment for this account is overdue; settle it in the console to continue.');

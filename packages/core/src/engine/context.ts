@@ -28,8 +28,8 @@ export interface EngineContext {
   logger: EngineLogger;
   /** Converts the agent's Markdown into the caller's reply format (spec 5.1.4). */
   formatReply: ReplyFormatter;
-  /** Told when durable work was queued, so workers in this process start at once instead of at their next poll. */
-  onWork?: (kind: 'turn' | 'delivery') => void;
+  /** Told when a delivery was queued, so the delivery worker in this process starts at once instead of at its next poll. */
+  onWork?: (kind: 'delivery') => void;
 }
 
 export type ReplyFormatter = (markdown: string, format: ReplyFormat) => string;

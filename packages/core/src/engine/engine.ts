@@ -7,12 +7,10 @@ import { defaultIds, type Ids } from '../ids.js';
 import type { Store } from '../store/store.js';
 import type { EngineContext, EngineLogger, EngineResult, PageResult, ReplyFormatter } from './context.js';
 import { listMessages, listProducts, type ListQueryInput } from './lists.js';
-import { sendMessage, submitForm } from './messages.js';
+import { sendMessage, submitForm, type TurnCallOptions, type TurnResult } from './messages.js';
 import { createSession, endSession, getSession, rateSession } from './sessions.js';
-import type { TurnResult } from './turn.js';
 import type { TurnObserver } from './observer.js';
-import { processTurnJob } from './callback-turns.js';
-import type { TurnJob } from '../store/callback-store.js';
+import { createTurnRunner } from './turns/runner.js';
 import type { CreatedSession, EndedSession, RatedSession, SessionView } from '../schemas/session.js';
 import type { HistoryItem } from '../schemas/message.js';
 import type { ProductInput } from '../schemas/product.js';
@@ -36,8 +34,14 @@ export interface EngineOptions {
   logger?: EngineLogger;
   /** Markdown → reply format conversion; without one every caller gets Markdown. */
   formatReply?: ReplyFormatter;
-  /** Told when callback work is queued, to wake this process's workers. */
-  onWork?: (kind: 'turn' | 'delivery') => void;
+  /** Told when a delivery is queued, to wake this process's delivery worker. */
+  onWork?: (kind: 'delivery') => void;
+  /** This process's id as the holder of turn job leases; default a random `wrk_…`. */
+  owner?: string;
+  /** A running turn's lease, renewed while it runs; a crashed process's turns are retaken after it. Default 15,000 ms. */
+  turnLeaseMs?: number;
+  /** Fallback poll for turns queued here and for waiters, should a notification be lost. Default 1,000 ms. */
+  turnPollMs?: number;
 }
 
 /** The conversations service: one method per endpoint of spec section 4, no HTTP in sight. */
@@ -48,9 +52,23 @@ export interface Engine {
    * accepted reject without calling it; after `onAccepted` the deltas follow and the promise settles with the
    * reply (exactly as sync) or a SvcError (DESIGN.md section 4).
    */
-  sendMessage(principal: Principal, widgetId: string, sessionId: string, body: unknown, observer?: TurnObserver): Promise<TurnResult>;
+  sendMessage(
+    principal: Principal,
+    widgetId: string,
+    sessionId: string,
+    body: unknown,
+    observer?: TurnObserver,
+    options?: TurnCallOptions,
+  ): Promise<TurnResult>;
   /** POST …/form-submissions; the observer works as for {@link Engine.sendMessage}. */
-  submitForm(principal: Principal, widgetId: string, sessionId: string, body: unknown, observer?: TurnObserver): Promise<TurnResult>;
+  submitForm(
+    principal: Principal,
+    widgetId: string,
+    sessionId: string,
+    body: unknown,
+    observer?: TurnObserver,
+    options?: TurnCallOptions,
+  ): Promise<TurnResult>;
   listMessages(principal: Principal, widgetId: string, sessionId: string, query: ListQueryInput): Promise<PageResult<HistoryItem>>;
   endSession(principal: Principal, widgetId: string, sessionId: string): Promise<EngineResult<EndedSession>>;
   rateSession(principal: Principal, widgetId: string, sessionId: string, body: unknown): Promise<EngineResult<RatedSession>>;
@@ -58,8 +76,13 @@ export interface Engine {
   listProducts(principal: Principal, knowledgeBaseId: string, query: ListQueryInput): Promise<PageResult<ProductInput>>;
   /** Marks sessions idle past their TTL as expired; returns how many. Run periodically. */
   expireIdleSessions(): Promise<number>;
-  /** Runs a claimed callback turn job to its end (reply, debit, delivery). */
-  processTurnJob(job: TurnJob): Promise<void>;
+  /**
+   * The worker's part of the turn pipeline: claims up to `limit` turn jobs that are queued or whose lease ran out (a
+   * crashed process's) and runs them to their end. Resolves how many it ran.
+   */
+  runQueuedTurns(limit: number): Promise<number>;
+  /** Stops this engine's background turn work (listening, polling) and waits for the turns running here. */
+  close(): Promise<void>;
   knowledge: {
     create(principal: Principal, body: unknown): Promise<EngineResult<KnowledgeBaseView>>;
     list(principal: Principal, query: ListQueryInput): Promise<PageResult<KnowledgeBaseView>>;
@@ -95,17 +118,25 @@ export function createEngine(options: EngineOptions): Engine {
     formatReply: options.formatReply ?? ((markdown) => markdown),
     ...(options.onWork ? { onWork: options.onWork } : {}),
   };
+  const runner = createTurnRunner(ctx, {
+    owner: options.owner ?? ctx.ids.random('wrk'),
+    leaseMs: options.turnLeaseMs ?? 15_000,
+    pollMs: options.turnPollMs ?? 1_000,
+  });
   return {
     createSession: (p, w, body) => createSession(ctx, p, w, body),
-    sendMessage: (p, w, s, body, observer) => sendMessage(ctx, p, w, s, body, observer),
-    submitForm: (p, w, s, body, observer) => submitForm(ctx, p, w, s, body, observer),
+    sendMessage: (principal, widgetId, sessionId, body, observer, call) =>
+      sendMessage(ctx, runner, { principal, widgetId, sessionId, body }, observer, call),
+    submitForm: (principal, widgetId, sessionId, body, observer, call) =>
+      submitForm(ctx, runner, { principal, widgetId, sessionId, body }, observer, call),
     listMessages: (p, w, s, query) => listMessages(ctx, p, w, s, query),
     endSession: (p, w, s) => endSession(ctx, p, w, s),
     rateSession: (p, w, s, body) => rateSession(ctx, p, w, s, body),
     getSession: (p, w, s) => getSession(ctx, p, w, s),
     listProducts: (p, kb, query) => listProducts(ctx, p, kb, query),
     expireIdleSessions: () => ctx.store.expireSessions(ctx.clock.now()),
-    processTurnJob: (job) => processTurnJob(ctx, job),
+    runQueuedTurns: (limit) => runner.runQueued(limit),
+    close: () => runner.close(),
     knowledge: {
       create: (p, body) => knowledge.createKnowledgeBase(ctx, p, body),
       list: (p, query) => knowledge.listKnowledgeBases(ctx, p, query),

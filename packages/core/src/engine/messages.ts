@@ -2,14 +2,24 @@ import type { Principal, Widget } from '../domain.js';
 import { SvcError } from '../errors.js';
 import { renderAnswers, validateAnswers } from '../form-answers.js';
 import { formSubmissionRequestSchema } from '../schemas/form.js';
-import { sendMessageRequestSchema } from '../schemas/message.js';
+import { sendMessageRequestSchema, type MessageReply, type ProcessingReply } from '../schemas/message.js';
+import type { ResponseType } from '../schemas/response-type.js';
 import { parseInput } from '../schemas/validate.js';
 import { loadWidget, requireScope } from './access.js';
-import type { EngineContext } from './context.js';
-import { enqueueTurn } from './callback-turns.js';
-import { runTurn, type TurnInput, type TurnResult } from './turn.js';
+import type { EngineContext, EngineResult } from './context.js';
 import type { TurnObserver } from './observer.js';
-import type { ResponseType } from '../schemas/response-type.js';
+import { safeObserver } from './observer.js';
+import { acceptTurn, type TurnRequest } from './turns/accept.js';
+import type { TurnRunner } from './turns/runner.js';
+import { replyView } from './views.js';
+
+export type TurnResult = EngineResult<MessageReply | ProcessingReply>;
+
+/** What the adapter knows of the request beyond its body. */
+export interface TurnCallOptions {
+  /** The `Idempotency-Key` header and the SHA-256 (hex) of the raw body it was sent with. */
+  idempotency?: { key: string; requestHash: string } | undefined;
+}
 
 /**
  * Spec 5.3.1: `identity` from a key without `identity:assert` is refused, never ignored. Checked before the
@@ -38,18 +48,6 @@ function requireCallbackUrl(principal: Principal, responseType: ResponseType | u
   });
 }
 
-/** Sync and stream turns answer inline; callback turns are queued and answered 202 (spec 4.2). */
-function dispatch(
-  ctx: EngineContext,
-  responseType: ResponseType | undefined,
-  input: TurnInput,
-  kind: 'message' | 'form',
-  observer: TurnObserver | undefined,
-): Promise<TurnResult> {
-  if (responseType === 'callback') return enqueueTurn(ctx, { ...input, kind });
-  return runTurn(ctx, input, { mode: responseType === 'stream' ? 'stream' : 'sync', observer });
-}
-
 /** What both turn endpoints check first, in this order: scope, identity scope, body, callback URL, widget. */
 async function admitTurn<T extends { response_type?: ResponseType | undefined }>(
   ctx: EngineContext,
@@ -65,64 +63,127 @@ async function admitTurn<T extends { response_type?: ResponseType | undefined }>
   return { input, widget: await loadWidget(ctx, principal, widgetId) };
 }
 
+/**
+ * Every turn is one durable job (DESIGN.md section 3a); the modes differ only in how the caller is answered:
+ * `callback` 202 at once, `sync` the reply or 202 once the sync wait runs out, `stream` the reply's pieces as they
+ * are written and then the reply. A repeat of an earlier request (same `Idempotency-Key`, same body, same caller)
+ * is answered from the first one's job and bills nothing.
+ */
+async function answerTurn(ctx: EngineContext, runner: TurnRunner, request: TurnRequest, observer: TurnObserver | undefined): Promise<TurnResult> {
+  const acceptance = await acceptTurn(ctx, request, runner);
+  const { job } = acceptance;
+  const watcher = safeObserver(observer);
+  watcher?.onAccepted({ messageId: job.replyMessageId, sessionId: job.sessionId });
+
+  let streamed = false;
+  const waiting =
+    request.mode === 'callback'
+      ? null
+      : runner.wait(job.id, {
+          deadlineMs: request.mode === 'sync' ? ctx.syncTimeoutMs : ctx.agentTimeoutMs + ctx.syncTimeoutMs,
+          onDelta: watcher
+            ? (text) => {
+                streamed = true;
+                watcher.onDelta(text);
+              }
+            : undefined,
+        });
+  if (!acceptance.replay) {
+    const setting = { widget: request.widget, replyFormat: request.principal.replyFormat, callbackUrl: request.principal.callbackUrl };
+    if (acceptance.claimed) runner.run(job, setting);
+    else runner.expect(job, setting);
+  }
+  if (!waiting) return { status: 202, data: { messageId: null, status: 'processing' }, creditsConsumed: 0 };
+
+  const outcome = await waiting;
+  if (outcome === 'timeout') {
+    if (request.mode === 'stream') {
+      throw new SvcError('agent_unavailable', `The reply is taking too long to stream; it will appear in the history as ${job.replyMessageId}.`);
+    }
+    // DESIGN.md section 4: no 504 for slow models; the reply lands in the history under this id.
+    return { status: 202, data: { messageId: job.replyMessageId, status: 'processing' }, creditsConsumed: 0 };
+  }
+  if (!outcome.ok) throw outcome.error;
+  // An agent that does not stream (or a turn run by another process): its whole content is the one delta.
+  if (watcher && !streamed && outcome.reply.content !== '') watcher.onDelta(outcome.reply.content);
+  const data = replyView(outcome.reply, { format: request.principal.replyFormat, formatReply: ctx.formatReply });
+  // A replay runs and bills nothing: what it reports consumed is 0.
+  return { status: 200, data, creditsConsumed: acceptance.replay ? 0 : outcome.creditsConsumed };
+}
+
 /** POST …/messages (spec 4.2). */
 export async function sendMessage(
   ctx: EngineContext,
-  principal: Principal,
-  widgetId: string,
-  sessionId: string,
-  body: unknown,
+  runner: TurnRunner,
+  call: { principal: Principal; widgetId: string; sessionId: string; body: unknown },
   observer?: TurnObserver,
+  options: TurnCallOptions = {},
 ): Promise<TurnResult> {
-  const { input, widget } = await admitTurn(ctx, principal, widgetId, body, (b) => parseInput(sendMessageRequestSchema, b));
-  const turn: TurnInput = {
-    principal,
-    widget,
-    sessionId,
-    userContent: input.content,
-    visitorContext: input.visitorContext,
-    identity: input.identity ?? null,
-    timezone: input.timezone,
-  };
-  return dispatch(ctx, input.response_type, turn, 'message', observer);
+  const { principal } = call;
+  const { input, widget } = await admitTurn(ctx, principal, call.widgetId, call.body, (b) => parseInput(sendMessageRequestSchema, b));
+  return answerTurn(
+    ctx,
+    runner,
+    {
+      principal,
+      widget,
+      sessionId: call.sessionId,
+      kind: 'message',
+      mode: input.response_type ?? 'sync',
+      content: input.content,
+      visitorContext: input.visitorContext,
+      identity: input.identity ?? null,
+      timezone: input.timezone,
+      idempotency: options.idempotency,
+    },
+    observer,
+  );
 }
 
 /**
  * POST …/form-submissions (spec 4.3). A rejected submission (no pending form, wrong formId, invalid answer)
- * is refused under the session lock before anything is stored, billed or sent to the agent.
+ * is refused on the locked session before anything is stored, billed or sent to the agent.
  */
 export async function submitForm(
   ctx: EngineContext,
-  principal: Principal,
-  widgetId: string,
-  sessionId: string,
-  body: unknown,
+  runner: TurnRunner,
+  call: { principal: Principal; widgetId: string; sessionId: string; body: unknown },
   observer?: TurnObserver,
+  options: TurnCallOptions = {},
 ): Promise<TurnResult> {
-  const { input, widget } = await admitTurn(ctx, principal, widgetId, body, (b) => parseInput(formSubmissionRequestSchema, b));
-  return dispatch(ctx, input.response_type, {
-    principal,
-    widget,
-    sessionId,
-    userContent: '',
-    visitorContext: undefined,
-    identity: input.identity ?? null,
-    timezone: input.timezone,
-    precheck(session) {
-      if (session.pendingFormId === null) {
-        throw new SvcError('form_rejected', 'This session has no pending form; send answers only after a reply surfaced a form.', {
-          field: 'formId',
-        });
-      }
-      if (session.pendingFormId !== input.formId) {
-        throw new SvcError('form_rejected', `formId ${input.formId} is not the pending form of this session.`, { field: 'formId' });
-      }
-      const form = widget.forms.find((f) => f.id === input.formId);
-      if (!form) {
-        throw new SvcError('form_rejected', `Form ${input.formId} is no longer offered by this widget.`, { field: 'formId' });
-      }
-      const answers = validateAnswers(form, input.answers, input.timezone ?? session.timezone ?? widget.timezone);
-      return { content: renderAnswers(form, answers), answers: { formId: form.id, title: form.title, questions: form.questions } };
+  const { principal } = call;
+  const { input, widget } = await admitTurn(ctx, principal, call.widgetId, call.body, (b) => parseInput(formSubmissionRequestSchema, b));
+  return answerTurn(
+    ctx,
+    runner,
+    {
+      principal,
+      widget,
+      sessionId: call.sessionId,
+      kind: 'form',
+      mode: input.response_type ?? 'sync',
+      content: '',
+      visitorContext: undefined,
+      identity: input.identity ?? null,
+      timezone: input.timezone,
+      idempotency: options.idempotency,
+      precheck(session) {
+        if (session.pendingFormId === null) {
+          throw new SvcError('form_rejected', 'This session has no pending form; send answers only after a reply surfaced a form.', {
+            field: 'formId',
+          });
+        }
+        if (session.pendingFormId !== input.formId) {
+          throw new SvcError('form_rejected', `formId ${input.formId} is not the pending form of this session.`, { field: 'formId' });
+        }
+        const form = widget.forms.find((f) => f.id === input.formId);
+        if (!form) {
+          throw new SvcError('form_rejected', `Form ${input.formId} is no longer offered by this widget.`, { field: 'formId' });
+        }
+        const answers = validateAnswers(form, input.answers, input.timezone ?? session.timezone ?? widget.timezone);
+        return { content: renderAnswers(form, answers), answers: { formId: form.id, title: form.title, questions: form.questions } };
+      },
     },
-  }, 'form', observer);
+    observer,
+  );
 }

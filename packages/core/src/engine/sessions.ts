@@ -17,13 +17,10 @@ import type { EngineContext, EngineResult } from './context.js';
 import { createdSessionView, sessionView } from './views.js';
 
 /**
- * Two locks per session. The write lock is held briefly by everything that changes the session (numbering a
- * message, committing a reply, end, rate), so writes apply in arrival order. The turn lock is held for a whole
- * agent run, so turns never overlap; queuing a callback turn needs only the write lock and answers 202 at once.
- * Order: the turn lock is always taken before the write lock, never the other way.
+ * Everything that changes a session (create, resume, end, rate, and each step of a turn) is one short transaction
+ * that starts by locking the session's row, so changes apply one at a time and no lock outlives its transaction
+ * (DESIGN.md section 3a).
  */
-export const sessionLock = (widgetId: string, sessionId: string): string => `session:${widgetId}:${sessionId}`;
-export const turnLock = (widgetId: string, sessionId: string): string => `turn:${widgetId}:${sessionId}`;
 
 /** POST /widgets/{widgetId}/conversations (spec 4.1): 201 new, 200 resumed, 409 id of an ended session. */
 export async function createSession(
@@ -40,65 +37,93 @@ export async function createSession(
   const identitySub = principal.kind === 'public' ? (principal.identity?.sub ?? null) : null;
   const price = flatCredits(ctx.pricing.createSession);
 
-  return ctx.store.withLock(sessionLock(widget.id, sessionId), async () => {
-    const now = ctx.clock.now();
-    const existing = await ctx.store.getSession(widget.id, sessionId);
+  const attempt = async (): Promise<EngineResult<CreatedSession>> => {
+    const result = await ctx.store.transaction(async (tx): Promise<EngineResult<CreatedSession> | { refusal: unknown }> => {
+      const now = ctx.clock.now();
+      const existing = await tx.lockSession(widget.id, sessionId);
 
-    if (existing) {
-      const current = applyExpiry(existing, now);
-      if (current.status !== existing.status) await ctx.store.updateSession(widget.id, sessionId, { status: current.status });
-      assertResumable(current, input.visitorId);
-      assertIdentityMatches(principal, current);
-      const resumed = touch(current, now, widget.sessionTtlSeconds);
-      const creditsConsumed = await ctx.store.transaction(async (tx) => {
+      if (existing) {
+        const current = applyExpiry(existing, now);
+        try {
+          assertResumable(current, input.visitorId);
+          assertIdentityMatches(principal, current);
+        } catch (refusal) {
+          // Refused, but the expiry found on the way is recorded (as reads do): it commits, then the refusal is thrown.
+          if (current.status !== existing.status) await tx.updateSession(widget.id, sessionId, { status: current.status, pendingFormId: null });
+          return { refusal };
+        }
+        const resumed = touch(current, now, widget.sessionTtlSeconds);
         await tx.updateSession(widget.id, sessionId, {
+          status: resumed.status,
           lastActivityAt: resumed.lastActivityAt,
           expiresAt: resumed.expiresAt,
           ...(input.language === undefined ? {} : { language: input.language }),
           ...(input.timezone === undefined ? {} : { timezone: input.timezone }),
         });
         if (input.visitorContext) await tx.upsertVisitor(principal.accountId, input.visitorId, input.visitorContext, now);
-        return charge(ctx, tx, { accountId: principal.accountId, operation: 'session.resume', credits: price, widgetId: widget.id, sessionId });
-      });
-      return { status: 200, data: createdSessionView(resumed, true), creditsConsumed };
-    }
+        const creditsConsumed = await charge(ctx, tx, {
+          accountId: principal.accountId,
+          operation: 'session.resume',
+          credits: price,
+          widgetId: widget.id,
+          sessionId,
+        });
+        return { status: 200, data: createdSessionView(resumed, true), creditsConsumed };
+      }
 
-    if (principal.kind === 'public' && input.sessionId !== undefined) {
-      // Browsers cannot be trusted to pick ids: a public key resumes ids the server gave out, never invents one.
-      throw new SvcError('validation_failed', 'A public key cannot choose the id of a new session; omit sessionId.', {
-        field: 'sessionId',
-      });
-    }
-    const session: Session = {
-      widgetId: widget.id,
-      id: sessionId,
-      accountId: principal.accountId,
-      visitorId: input.visitorId,
-      status: 'active',
-      language: input.language ?? null,
-      timezone: input.timezone ?? null,
-      messageCount: 0,
-      rating: null,
-      createdAt: now,
-      lastActivityAt: now,
-      expiresAt: new Date(now.getTime() + widget.sessionTtlSeconds * 1000),
-      resolvedAt: null,
-      pendingFormId: null,
-      identitySub,
-    };
-    const creditsConsumed = await ctx.store.transaction(async (tx) => {
-      const { inserted } = await tx.insertSession(session);
-      if (!inserted) {
-        throw new SvcError('session_id_taken', `Session id ${sessionId} is already in use; use a new id or omit sessionId.`, {
+      if (principal.kind === 'public' && input.sessionId !== undefined) {
+        // Browsers cannot be trusted to pick ids: a public key resumes ids the server gave out, never invents one.
+        throw new SvcError('validation_failed', 'A public key cannot choose the id of a new session; omit sessionId.', {
           field: 'sessionId',
         });
       }
+      const session: Session = {
+        widgetId: widget.id,
+        id: sessionId,
+        accountId: principal.accountId,
+        visitorId: input.visitorId,
+        status: 'active',
+        language: input.language ?? null,
+        timezone: input.timezone ?? null,
+        messageCount: 0,
+        rating: null,
+        createdAt: now,
+        lastActivityAt: now,
+        expiresAt: new Date(now.getTime() + widget.sessionTtlSeconds * 1000),
+        resolvedAt: null,
+        pendingFormId: null,
+        identitySub,
+      };
+      const { inserted } = await tx.insertSession(session);
+      // Created meanwhile by a concurrent call with the same id (there was no row to lock): resume it instead.
+      if (!inserted) throw CREATED_CONCURRENTLY;
       if (input.visitorContext) await tx.upsertVisitor(principal.accountId, input.visitorId, input.visitorContext, now);
-      return charge(ctx, tx, { accountId: principal.accountId, operation: 'session.create', credits: price, widgetId: widget.id, sessionId });
+      const creditsConsumed = await charge(ctx, tx, {
+        accountId: principal.accountId,
+        operation: 'session.create',
+        credits: price,
+        widgetId: widget.id,
+        sessionId,
+      });
+      return { status: 201, data: createdSessionView(session, false), creditsConsumed };
     });
-    return { status: 201, data: createdSessionView(session, false), creditsConsumed };
-  });
+    if ('refusal' in result) throw result.refusal;
+    return result;
+  };
+
+  try {
+    return await attempt();
+  } catch (error) {
+    if (error !== CREATED_CONCURRENTLY) throw error;
+    // The row exists now, so the second attempt locks it and resumes (or refuses an ended session's id).
+    return attempt().catch((again: unknown) => {
+      if (again !== CREATED_CONCURRENTLY) throw again;
+      throw new SvcError('session_id_taken', `Session id ${sessionId} is already in use; use a new id or omit sessionId.`, { field: 'sessionId' });
+    });
+  }
 }
+
+const CREATED_CONCURRENTLY = new Error('session created concurrently');
 
 /** GET …/{sessionId} (spec 4.6). */
 export async function getSession(
@@ -132,26 +157,25 @@ export async function endSession(
 ): Promise<EngineResult<EndedSession>> {
   requireScope(principal, 'conversations:chat');
   const widget = await loadWidget(ctx, principal, widgetId);
-  return ctx.store.withLock(sessionLock(widget.id, sessionId), async () => {
-    const session = await loadSession(ctx, widget, sessionId, principal);
+  return ctx.store.transaction(async (tx) => {
+    await tx.lockSession(widget.id, sessionId);
+    const session = await loadSession(ctx, widget, sessionId, principal, tx);
     const outcome = end(session, ctx.clock.now());
     const view = (s: Session): EndedSession => ({ sessionId: s.id, status: 'resolved', resolvedAt: s.resolvedAt!.toISOString() });
     if (!outcome.changed) return { status: 200, data: view(outcome.session), creditsConsumed: 0 };
 
-    await requireCredits(ctx, principal.accountId);
-    const creditsConsumed = await ctx.store.transaction(async (tx) => {
-      await tx.updateSession(widget.id, sessionId, {
-        status: 'resolved',
-        resolvedAt: outcome.session.resolvedAt,
-        pendingFormId: null,
-      });
-      return charge(ctx, tx, {
-        accountId: principal.accountId,
-        operation: 'session.end',
-        credits: flatCredits(ctx.pricing.endSession),
-        widgetId: widget.id,
-        sessionId,
-      });
+    await requireCredits(ctx, principal.accountId, tx);
+    await tx.updateSession(widget.id, sessionId, {
+      status: 'resolved',
+      resolvedAt: outcome.session.resolvedAt,
+      pendingFormId: null,
+    });
+    const creditsConsumed = await charge(ctx, tx, {
+      accountId: principal.accountId,
+      operation: 'session.end',
+      credits: flatCredits(ctx.pricing.endSession),
+      widgetId: widget.id,
+      sessionId,
     });
     return { status: 200, data: view(outcome.session), creditsConsumed };
   });
@@ -168,19 +192,18 @@ export async function rateSession(
   requireScope(principal, 'conversations:chat');
   const input = parseInput(rateSessionRequestSchema, body);
   const widget = await loadWidget(ctx, principal, widgetId);
-  return ctx.store.withLock(sessionLock(widget.id, sessionId), async () => {
-    const session = await loadSession(ctx, widget, sessionId, principal);
+  return ctx.store.transaction(async (tx) => {
+    await tx.lockSession(widget.id, sessionId);
+    const session = await loadSession(ctx, widget, sessionId, principal, tx);
     const rated = rate(session, input.rating);
-    await requireCredits(ctx, principal.accountId);
-    const creditsConsumed = await ctx.store.transaction(async (tx) => {
-      await tx.updateSession(widget.id, sessionId, { rating: rated.rating });
-      return charge(ctx, tx, {
-        accountId: principal.accountId,
-        operation: 'session.rate',
-        credits: flatCredits(ctx.pricing.rateSession),
-        widgetId: widget.id,
-        sessionId,
-      });
+    await requireCredits(ctx, principal.accountId, tx);
+    await tx.updateSession(widget.id, sessionId, { rating: rated.rating });
+    const creditsConsumed = await charge(ctx, tx, {
+      accountId: principal.accountId,
+      operation: 'session.rate',
+      credits: flatCredits(ctx.pricing.rateSession),
+      widgetId: widget.id,
+      sessionId,
     });
     return { status: 200, data: { sessionId, rating: input.rating }, creditsConsumed };
   });

@@ -1,9 +1,14 @@
 import type { IdentityClaims } from '../agent.js';
+import type { SurfacedForm } from '../domain.js';
 
 /**
- * Durable callback work (DESIGN.md section 5): turn jobs and deliveries are rows, claimed with a lease, so any
- * number of worker processes share them and a crashed worker's claims are taken over once the lease runs out.
+ * Durable turn work (DESIGN.md sections 3a and 5): every turn is a job row and every callback a delivery row, each
+ * claimed with a lease, so any number of processes share them and a crashed process's claims are taken over once
+ * the lease runs out.
  */
+
+/** How the caller of a turn is answered; the turn itself is the same in every mode. */
+export type TurnMode = 'sync' | 'stream' | 'callback';
 
 export type TurnJobStatus = 'queued' | 'running' | 'done' | 'failed';
 
@@ -14,11 +19,16 @@ export interface TurnJob {
   keyId: string;
   widgetId: string;
   sessionId: string;
-  /** The visitor's message, stored with the job in one transaction. */
+  /** Id of the visitor's message, which enters the history under it when the turn starts. */
   userMessageId: string;
   /** Fixed when the job is created: a turn re-run after a crash cannot be answered twice. */
   replyMessageId: string;
   kind: 'message' | 'form';
+  mode: TurnMode;
+  /** The visitor's message (for a form submission: the accepted answers, rendered readably). */
+  content: string;
+  /** Form submissions: the form answered, stored on the visitor's history item. */
+  answers: SurfacedForm | null;
   /** Verified identity for this turn only; erased when the job finishes. */
   identity: IdentityClaims | null;
   timezone: string | null;
@@ -58,6 +68,21 @@ export interface Delivery {
   deliveredAt: Date | null;
 }
 
+/** A claim of one job: who takes it, when, and for how long before anyone may retake it. */
+export interface TurnClaim {
+  owner: string;
+  now: Date;
+  leaseMs: number;
+}
+
+/** Told to every process sharing the store when a job is queued or finishes, so waiters need not poll. */
+export interface TurnEvent {
+  type: 'queued' | 'finished';
+  jobId: string;
+  widgetId: string;
+  sessionId: string;
+}
+
 export interface ClaimQuery {
   owner: string;
   now: Date;
@@ -85,10 +110,22 @@ export interface CallbackOps {
    * disagree (clocks of several instances).
    */
   claimTurnJobs(query: ClaimQuery): Promise<TurnJob[]>;
+  /** Whether the session has a queued or running job (accept claims its own job at once when it has none). */
+  hasUnfinishedTurnJob(widgetId: string, sessionId: string): Promise<boolean>;
+  /**
+   * Claims the session's earliest unfinished job if it is queued or its lease expired (the claim rule of
+   * {@link CallbackOps.claimTurnJobs}, for one session); null when there is none or someone else holds it.
+   */
+  claimSessionTurnJob(widgetId: string, sessionId: string, claim: TurnClaim): Promise<TurnJob | null>;
   /** Heartbeat of a running job: pushes its lease to `until` if `owner` still holds it; false when lost. */
   extendTurnJobLease(id: string, owner: string, until: Date): Promise<boolean>;
-  /** Ends a job and erases its identity claims. */
-  finishTurnJob(id: string, outcome: { status: 'done' | 'failed'; error: string | null; at: Date }): Promise<void>;
+  /**
+   * Ends a job and erases its identity claims. With `owner`, only a running job that `owner` still holds is
+   * ended (a worker whose lease was taken over must not finish the turn a second time). True when it ended.
+   */
+  finishTurnJob(id: string, outcome: { status: 'done' | 'failed'; error: string | null; at: Date; owner?: string }): Promise<boolean>;
+  /** Tells every subscriber (see `Store.subscribeTurnEvents`) about `event` once the current transaction commits. */
+  publishTurnEvent(event: TurnEvent): Promise<void>;
 
   insertDelivery(delivery: Delivery): Promise<void>;
   getDelivery(id: string): Promise<Delivery | null>;

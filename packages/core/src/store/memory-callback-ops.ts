@@ -7,7 +7,7 @@ import { byCreation, copy, copyOrNull, duplicate, key } from './memory-tables.js
  * LOCKED` queries. Each body runs synchronously, so a claim is atomic and two claims never return the same row.
  * (`setApiKeyCallbackSecret` lives with the other API key operations.)
  */
-export function createMemoryCallbackOps(state: MemoryState): Omit<CallbackOps, 'setApiKeyCallbackSecret'> {
+export function createMemoryCallbackOps(state: MemoryState): Omit<CallbackOps, 'setApiKeyCallbackSecret' | 'publishTurnEvent'> {
   return {
     async insertTurnJob(job) {
       if (state.turnJobs.has(job.id)) throw duplicate('turn job', job.id);
@@ -27,15 +27,34 @@ export function createMemoryCallbackOps(state: MemoryState): Omit<CallbackOps, '
         return copy(running);
       });
     },
+    async hasUnfinishedTurnJob(widgetId, sessionId) {
+      return [...state.turnJobs.values()].some(
+        ({ job }) => job.widgetId === widgetId && job.sessionId === sessionId && (job.status === 'queued' || job.status === 'running'),
+      );
+    },
+    async claimSessionTurnJob(widgetId, sessionId, { owner, now, leaseMs }) {
+      const head = claimableTurnJobs(state, now).find(({ job }) => job.widgetId === widgetId && job.sessionId === sessionId);
+      if (!head) return null;
+      const running: TurnJob = {
+        ...head.job,
+        status: 'running',
+        leaseOwner: owner,
+        leaseExpiresAt: new Date(now.getTime() + leaseMs),
+        attempts: head.job.attempts + 1,
+      };
+      state.turnJobs.set(head.job.id, { job: running, seq: head.seq });
+      return copy(running);
+    },
     async extendTurnJobLease(id, owner, until) {
       const row = state.turnJobs.get(id);
       if (!row || row.job.status !== 'running' || row.job.leaseOwner !== owner) return false;
       state.turnJobs.set(id, { ...row, job: { ...row.job, leaseExpiresAt: new Date(until) } });
       return true;
     },
-    async finishTurnJob(id, { status, error, at }) {
+    async finishTurnJob(id, { status, error, at, owner }) {
       const row = state.turnJobs.get(id);
-      if (!row) return;
+      if (!row) return false;
+      if (owner !== undefined && (row.job.status !== 'running' || row.job.leaseOwner !== owner)) return false;
       const finished: TurnJob = {
         ...row.job,
         status,
@@ -47,6 +66,7 @@ export function createMemoryCallbackOps(state: MemoryState): Omit<CallbackOps, '
         identity: null,
       };
       state.turnJobs.set(id, { ...row, job: finished });
+      return true;
     },
 
     async insertDelivery(delivery) {

@@ -1,6 +1,7 @@
 import type { Session, StoredMessage, VisitorContext } from '../domain.js';
 import { chunkDocument } from './chunking.js';
 import { createMemoryCallbackOps } from './memory-callback-ops.js';
+import type { TurnEvent } from './callback-store.js';
 import { searchMemoryKnowledge } from './memory-search.js';
 import type { MemoryState } from './memory-state.js';
 import { byCreation, compareIds, copy, copyOrNull, definedOnly, duplicate, key } from './memory-tables.js';
@@ -10,9 +11,12 @@ import type { SessionPatch, StoreOps } from './store.js';
  * The Store operations over in-memory tables. Each body runs synchronously, so each operation is atomic on its own;
  * isolation from open transactions is the caller's job (see memory-store.ts).
  */
-export function createMemoryOps(state: MemoryState): StoreOps {
+export function createMemoryOps(state: MemoryState, publish: (event: TurnEvent) => void): StoreOps {
   return {
     ...createMemoryCallbackOps(state),
+    async publishTurnEvent(event) {
+      publish(event);
+    },
 
     async insertAccount(account) {
       if (state.accounts.has(account.id)) throw duplicate('account', account.id);
@@ -149,6 +153,9 @@ export function createMemoryOps(state: MemoryState): StoreOps {
       return { inserted: true };
     },
     async getSession(widgetId, sessionId) {
+      return copyOrNull(state.sessions.get(key(widgetId, sessionId)));
+    },
+    async lockSession(widgetId, sessionId) {
       return copyOrNull(state.sessions.get(key(widgetId, sessionId)));
     },
     async updateSession(widgetId, sessionId, patch) {

@@ -3,11 +3,15 @@ import { createKeyedMutex } from './keyed-mutex.js';
 import { createMemoryOps } from './memory-ops.js';
 import { createMemoryState } from './memory-state.js';
 import type { Store, StoreOps } from './store.js';
+import type { TurnEvent } from './callback-store.js';
+import { createTurnEventBus } from './turn-events.js';
 
 /** The transaction a call runs in, found through async context so nested calls can join it. */
 interface TransactionFrame {
   ops: StoreOps;
   open: boolean;
+  /** Turn events published inside the transaction, told to subscribers once it commits. */
+  events: TurnEvent[];
 }
 
 /** Every operation and transaction queues on this one key: the memory store is serialisable by construction. */
@@ -22,7 +26,8 @@ const WHOLE_STORE = 'store';
  * - A transaction records an undo entry for every write and replays them when `fn` throws.
  * - A `transaction` (or plain store call) made inside `fn` joins it instead of waiting for it. That needs
  *   `AsyncLocalStorage`; in a runtime without it (browsers) calls inside `fn` must go through `tx`.
- * - `withLock` is a FIFO mutex per name: one process is all a memory store spans.
+ * - `lockSession` is a plain read: transactions already run one at a time. Turn events reach this process only,
+ *   which is all a memory store spans.
  *
  * @example
  * const store = createMemoryStore();
@@ -33,10 +38,15 @@ const WHOLE_STORE = 'store';
  */
 export function createMemoryStore(): Store {
   const state = createMemoryState();
-  const ops = createMemoryOps(state);
   const exclusive = createKeyedMutex();
-  const locks = createKeyedMutex();
+  const bus = createTurnEventBus();
   const context = createAsyncContext<TransactionFrame>();
+  // Inside a transaction an event waits for the commit (and is dropped by a rollback).
+  const ops = createMemoryOps(state, (event) => {
+    const frame = openFrame();
+    if (frame) frame.events.push({ ...event });
+    else bus.publish({ ...event });
+  });
   let closed = false;
 
   const openFrame = (): TransactionFrame | undefined => {
@@ -48,6 +58,7 @@ export function createMemoryStore(): Store {
     if (closed) return Promise.reject(new Error('The memory store is closed'));
     return openFrame() ? run() : exclusive.run(WHOLE_STORE, run);
   });
+
 
   async function transaction<T>(fn: (tx: StoreOps) => Promise<T>): Promise<T> {
     const outer = openFrame();
@@ -64,7 +75,7 @@ export function createMemoryStore(): Store {
     }
     if (closed) throw new Error('The memory store is closed');
     return exclusive.run(WHOLE_STORE, async () => {
-      const frame: TransactionFrame = { open: true, ops };
+      const frame: TransactionFrame = { open: true, ops, events: [] };
       // A `tx` kept past the end of its transaction must not write outside of one.
       frame.ops = guardOps(ops, (run) =>
         frame.open ? run() : Promise.reject(new Error('This transaction has finished; use the store instead')),
@@ -72,6 +83,7 @@ export function createMemoryStore(): Store {
       state.journal.begin();
       try {
         const result = await (context ? context.run(frame, () => fn(frame.ops)) : fn(frame.ops));
+        for (const event of frame.events) bus.publish(event);
         return result;
       } catch (error) {
         state.journal.rollbackTo(0);
@@ -86,7 +98,7 @@ export function createMemoryStore(): Store {
   return {
     ...shared,
     transaction,
-    withLock: (name, fn) => locks.run(name, fn),
+    subscribeTurnEvents: (listener) => bus.subscribe(listener),
     async close() {
       closed = true;
     },

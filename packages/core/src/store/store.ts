@@ -1,4 +1,4 @@
-import type { CallbackOps } from './callback-store.js';
+import type { CallbackOps, TurnEvent } from './callback-store.js';
 import type {
   Account,
   ApiKey,
@@ -73,6 +73,12 @@ export interface StoreOps extends CallbackOps {
   /** Inserts unless a session with the same (widgetId, id) exists; says which happened. */
   insertSession(session: Session): Promise<{ inserted: boolean }>;
   getSession(widgetId: string, sessionId: string): Promise<Session | null>;
+  /**
+   * Reads the session and, inside a transaction, locks its row until the transaction ends (`SELECT … FOR UPDATE`):
+   * every change to a session and its turn jobs happens in a short transaction that starts here, so they apply one
+   * at a time without any lock held across transactions.
+   */
+  lockSession(widgetId: string, sessionId: string): Promise<Session | null>;
   updateSession(widgetId: string, sessionId: string, patch: SessionPatch): Promise<Session | null>;
   /** Marks every active session whose `expiresAt` is at or before `now` as expired; returns how many. */
   expireSessions(now: Date): Promise<number>;
@@ -148,13 +154,16 @@ export interface KnowledgeHits {
 }
 
 export interface IdempotencyRecord {
-  /** Who the key belongs to (the API key id) and what it was used on (method and path). */
+  /** Who the key belongs to (the API key id and verified identity) and what it was used on (method and path). */
   scope: string;
   key: string;
   /** Hash of the request body, to refuse a key reused with different content. */
   requestHash: string;
+  /** The first response, replayed as is (non-turn requests); 0 and '' for a turn, whose job holds the outcome. */
   status: number;
   body: string;
+  /** Turns: the job whose reply a repeat answers with. */
+  jobId: string | null;
   createdAt: Date;
 }
 
@@ -162,9 +171,10 @@ export interface Store extends StoreOps {
   /** Runs `fn` atomically: all its writes commit together or none do. Nested calls join the outer one. */
   transaction<T>(fn: (tx: StoreOps) => Promise<T>): Promise<T>;
   /**
-   * Runs `fn` while holding an exclusive lock named `name`, across every process sharing the store.
-   * Waiters get the lock in arrival order. Used to serialise the turns of one session.
+   * Calls `listener` for turn events published by any process sharing the store, this one included, after the
+   * publishing transaction commits. Best effort (a dropped database connection may lose some): callers keep a
+   * polling fallback. Returns the unsubscribe function.
    */
-  withLock<T>(name: string, fn: () => Promise<T>): Promise<T>;
+  subscribeTurnEvents(listener: (event: TurnEvent) => void): () => void;
   close(): Promise<void>;
 }

@@ -189,12 +189,13 @@ export function makeIdempotencyRecord(overrides: Partial<IdempotencyRecord> = {}
     requestHash: 'sha256-of-body',
     status: 201,
     body: '{"data":{"sessionId":"sess_1"},"meta":{"creditsConsumed":1}}',
+    jobId: null,
     createdAt: at(0),
     ...overrides,
   };
 }
 
-/** A queued callback turn carrying a verified identity, as `enqueueTurn` writes it. */
+/** A queued callback turn carrying a verified identity, as a turn's acceptance writes it. */
 export function makeTurnJob(overrides: Partial<TurnJob> = {}): TurnJob {
   return {
     id: fixtureId('job'),
@@ -205,6 +206,9 @@ export function makeTurnJob(overrides: Partial<TurnJob> = {}): TurnJob {
     userMessageId: fixtureId('msg'),
     replyMessageId: fixtureId('msg'),
     kind: 'message',
+    mode: 'callback',
+    content: 'Do you ship to Canada? 🇨🇦',
+    answers: null,
     identity: { sub: 'user-7', email: 'ada@example.com', email_verified: true, plan: 'pro', seats: 3 },
     timezone: 'America/Montreal',
     status: 'queued',

@@ -4,13 +4,13 @@ import { accountContract } from './contract/accounts.js';
 import { deliveryContract } from './contract/deliveries.js';
 import { identityContract } from './contract/identity.js';
 import { knowledgeContract } from './contract/knowledge.js';
-import { lockContract } from './contract/locks.js';
 import { messageContract } from './contract/messages.js';
 import { recordContract } from './contract/records.js';
 import { searchContract } from './contract/search.js';
 import { sessionContract } from './contract/sessions.js';
 import { transactionContract } from './contract/transactions.js';
 import { turnJobContract } from './contract/turn-jobs.js';
+import { turnPipelineContract } from './contract/turn-pipeline.js';
 import { widgetAndKeyContract } from './contract/widgets-and-keys.js';
 
 export interface StoreUnderTest {
@@ -54,8 +54,8 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
     describe('messages', () => messageContract(store));
     describe('visitors, idempotency records and settings', () => recordContract(store));
     describe('transactions', () => transactionContract(store));
-    describe('named locks', () => lockContract(store));
-    describe('callback turn jobs', () => turnJobContract(store));
+    describe('turn jobs', () => turnJobContract(store));
+    describe('turn pipeline: session row locks, per-session claims, events', () => turnPipelineContract(store));
     describe('callback deliveries', () => deliveryContract(store));
     describe('identity secrets and bound sessions', () => identityContract(store));
   });

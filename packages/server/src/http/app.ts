@@ -8,7 +8,7 @@ import { buildOpenApiDocument } from '../openapi/document.js';
 import { apiKeyAuth, type AppEnv } from './auth.js';
 import { MAX_BODY_BYTES, readJsonBody, readRequiredJsonBody } from './body.js';
 import { cors } from './cors.js';
-import { idempotency } from './idempotency.js';
+import { idempotency, turnIdempotency } from './idempotency.js';
 import { clientAddress, rateLimit } from './rate-limit.js';
 import { errorBody, sendPage, sendResult } from './respond.js';
 import { registerStreamRoutes } from './stream-routes.js';
@@ -101,21 +101,21 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   api.post('/widgets/:widgetId/conversations', async (c) =>
     sendResult(c, await engine.createSession(c.get('principal'), c.req.param('widgetId'), await readRequiredJsonBody(c))),
   );
-  api.post(`${conversation}/messages`, async (c) =>
-    sendResult(
-      c,
-      await engine.sendMessage(c.get('principal'), c.req.param('widgetId'), c.req.param('sessionId'), await readRequiredJsonBody(c)),
-    ),
-  );
+  api.post(`${conversation}/messages`, async (c) => {
+    // Hashed before the body is parsed: the record must match the exact bytes sent.
+    const idempotency = await turnIdempotency(c);
+    const body = await readRequiredJsonBody(c);
+    return sendResult(c, await engine.sendMessage(c.get('principal'), c.req.param('widgetId'), c.req.param('sessionId'), body, undefined, { idempotency }));
+  });
   api.get(`${conversation}/messages`, async (c) =>
     sendPage(c, await engine.listMessages(c.get('principal'), c.req.param('widgetId'), c.req.param('sessionId'), c.req.query())),
   );
-  api.post(`${conversation}/form-submissions`, async (c) =>
-    sendResult(
-      c,
-      await engine.submitForm(c.get('principal'), c.req.param('widgetId'), c.req.param('sessionId'), await readRequiredJsonBody(c)),
-    ),
-  );
+  api.post(`${conversation}/form-submissions`, async (c) => {
+    // Hashed before the body is parsed: the record must match the exact bytes sent.
+    const idempotency = await turnIdempotency(c);
+    const body = await readRequiredJsonBody(c);
+    return sendResult(c, await engine.submitForm(c.get('principal'), c.req.param('widgetId'), c.req.param('sessionId'), body, undefined, { idempotency }));
+  });
   api.post(`${conversation}/end`, async (c) => {
     await readJsonBody(c); // No body is expected; one that is sent must still be well-formed JSON.
     return sendResult(c, await engine.endSession(c.get('principal'), c.req.param('widgetId'), c.req.param('sessionId')));

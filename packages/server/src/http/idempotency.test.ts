@@ -10,7 +10,10 @@ describe('Idempotency-Key (DESIGN.md section 4)', () => {
     const send = () => h.post(`${h.base}/${id}/messages`, { content: 'hi' }, { headers: { 'Idempotency-Key': 'turn-1' } });
     const [first, second] = await Promise.all([send(), send()]);
     expect(first.status).toBe(200);
-    expect(second.body).toEqual(first.body);
+    expect(second.status).toBe(200);
+    // The concurrent repeat waited for the first turn's job and answers with its reply, billing nothing.
+    expect(second.body).toEqual({ ...first.body, meta: { creditsConsumed: 0 } });
+    expect(first.body.meta.creditsConsumed).toBeGreaterThan(0);
     expect(runs).toBe(1);
     expect((await h.store.getSession(h.widget.id, id))!.messageCount).toBe(2);
     const ledger = await h.store.listLedgerEntries(h.account.id, 10);
@@ -23,8 +26,51 @@ describe('Idempotency-Key (DESIGN.md section 4)', () => {
     const a = await h.post(h.base, { visitorId: 'v' }, opts);
     const b = await h.post(h.base, { visitorId: 'v' }, opts);
     expect(a.status).toBe(201);
+    expect(b.status).toBe(201);
     expect(b.headers.get('idempotent-replayed')).toBe('true');
-    expect(b.body.data.sessionId).toBe(a.body.data.sessionId);
+    expect(b.body.data).toEqual(a.body.data);
+  });
+
+  it('regression (issue 10): a replay reports creditsConsumed 0, and the balance is debited once', async () => {
+    const h = await createHarness();
+    const before = (await h.store.getAccount(h.account.id))!.balance;
+    const opts = { headers: { 'Idempotency-Key': 'create-credits' } };
+    const a = await h.post(h.base, { visitorId: 'v' }, opts);
+    const b = await h.post(h.base, { visitorId: 'v' }, opts);
+    expect(a.body.meta.creditsConsumed).toBe(1);
+    expect(b.body.meta.creditsConsumed).toBe(0);
+    expect((await h.store.getAccount(h.account.id))!.balance).toBe(before - 1);
+
+    const id = await h.session();
+    const turn = { headers: { 'Idempotency-Key': 'turn-credits' } };
+    const first = await h.post(`${h.base}/${id}/messages`, { content: 'hi' }, turn);
+    const afterFirst = (await h.store.getAccount(h.account.id))!.balance;
+    const repeat = await h.post(`${h.base}/${id}/messages`, { content: 'hi' }, turn);
+    expect(first.body.meta.creditsConsumed).toBeGreaterThan(0);
+    expect(repeat.body).toEqual({ ...first.body, meta: { creditsConsumed: 0 } });
+    expect((await h.store.getAccount(h.account.id))!.balance).toBe(afterFirst);
+  });
+
+  it('refuses a turn key reused with a different body: 422, nothing stored', async () => {
+    const h = await createHarness();
+    const id = await h.session();
+    const opts = { headers: { 'Idempotency-Key': 'turn-422' } };
+    expect((await h.post(`${h.base}/${id}/messages`, { content: 'first' }, opts)).status).toBe(200);
+    const res = await h.post(`${h.base}/${id}/messages`, { content: 'second' }, opts);
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({ error: { code: 'idempotency_key_reused', field: 'Idempotency-Key' }, meta: { creditsConsumed: 0 } });
+    expect((await h.store.getSession(h.widget.id, id))!.messageCount).toBe(2);
+  });
+
+  it('replays an answered turn even after the agent ended the session', async () => {
+    const h = await createHarness({ agent: createScriptedAgent(() => ({ content: 'Goodbye!', sessionEnded: true })) });
+    const id = await h.session();
+    const opts = { headers: { 'Idempotency-Key': 'bye' } };
+    const first = await h.post(`${h.base}/${id}/messages`, { content: 'bye' }, opts);
+    expect(first.body.data.sessionEnded).toBe(true);
+    const again = await h.post(`${h.base}/${id}/messages`, { content: 'bye' }, opts);
+    expect(again.status).toBe(200);
+    expect(again.body.data).toEqual(first.body.data);
   });
 
   it('refuses the same key with a different body: 422', async () => {

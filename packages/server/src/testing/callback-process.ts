@@ -17,6 +17,7 @@ const runtime = await createRuntime({
   config: { cursorSecret: 'process-test-cursor-secret-0123', syncTimeoutMs: 25_000, agentTimeoutMs: 60_000, allowPrivateCallbacks: true },
   store,
   logger: createLogger(env.LOG_LEVEL ?? 'silent'),
+  turnLeaseMs: Number(env.JOB_LEASE_MS ?? 2_000),
   agent: createScriptedAgent(async ({ message, signal }) => {
     if (delay > 0) await sleep(delay, undefined, { signal });
     return { content: `answer to ${message}` };
@@ -25,7 +26,6 @@ const runtime = await createRuntime({
 runtime.startWorkers({
   allowPrivateCallbacks: true,
   pollMs: 50,
-  jobLeaseMs: Number(env.JOB_LEASE_MS ?? 2_000),
   turnConcurrency: Number(env.TURN_CONCURRENCY ?? 4),
 });
 if (env.ROLE === 'worker') {

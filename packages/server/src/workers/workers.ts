@@ -13,7 +13,6 @@ export interface WorkerOptions {
   pollMs?: number;
   turnConcurrency?: number;
   deliveryConcurrency?: number;
-  jobLeaseMs?: number;
   deliveryTimeoutMs?: number;
   retryDelaysMs?: readonly number[];
 }
@@ -34,13 +33,8 @@ export function startWorkers(options: WorkerOptions): Workers {
     onError,
     tick: () =>
       runQueuedTurns({
-        store: options.store,
         engine: options.engine,
-        clock: options.clock,
-        logger: options.logger,
-        owner,
         concurrency: options.turnConcurrency ?? 4,
-        leaseMs: options.jobLeaseMs ?? 15_000,
       }),
   });
   const deliveries: PollLoop = startPollLoop({

@@ -18,6 +18,7 @@ interface IdempotencyRow {
   request_hash: string;
   status: number;
   body: string;
+  job_id: string | null;
   created_at: Date;
 }
 
@@ -46,10 +47,10 @@ export function recordOps(db: Db): RecordOps {
     },
     async putIdempotencyRecord(record) {
       const rows = await db().query(
-        `insert into idempotency_records (scope, key, request_hash, status, body, created_at) values ($1, $2, $3, $4, $5, $6)
+        `insert into idempotency_records (scope, key, request_hash, status, body, job_id, created_at) values ($1, $2, $3, $4, $5, $6, $7)
          on conflict (scope, key) do nothing
          returning key`,
-        [record.scope, record.key, record.requestHash, record.status, record.body, record.createdAt],
+        [record.scope, record.key, record.requestHash, record.status, record.body, record.jobId, record.createdAt],
       );
       return rows.length > 0;
     },
@@ -87,6 +88,7 @@ function toIdempotencyRecord(row: IdempotencyRow): IdempotencyRecord {
     requestHash: row.request_hash,
     status: row.status,
     body: row.body,
+    jobId: row.job_id,
     createdAt: row.created_at,
   };
 }

@@ -5,7 +5,7 @@ import { buildSet, type ColumnSpec } from './patch.js';
 
 type SessionOps = Pick<
   StoreOps,
-  'insertSession' | 'getSession' | 'updateSession' | 'expireSessions' | 'insertMessage' | 'getMessage' | 'listMessages' | 'recentMessages'
+  'lockSession' | 'insertSession' | 'getSession' | 'updateSession' | 'expireSessions' | 'insertMessage' | 'getMessage' | 'listMessages' | 'recentMessages'
 >;
 
 const SESSION_PATCH_COLUMNS: Readonly<Record<keyof SessionPatch, ColumnSpec>> = {
@@ -52,6 +52,10 @@ export function sessionOps(db: Db): SessionOps {
     },
     async getSession(widgetId, sessionId) {
       const [row] = await db().query<SessionRow>('select * from sessions where widget_id = $1 and id = $2', [widgetId, sessionId]);
+      return row ? toSession(row) : null;
+    },
+    async lockSession(widgetId, sessionId) {
+      const [row] = await db().query<SessionRow>('select * from sessions where widget_id = $1 and id = $2 for update', [widgetId, sessionId]);
       return row ? toSession(row) : null;
     },
     async updateSession(widgetId, sessionId, patch) {

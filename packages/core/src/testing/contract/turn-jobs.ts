@@ -22,6 +22,9 @@ export function turnJobContract(store: () => Store): void {
     const failed = makeTurnJob({
       sessionId: 'sess_failed',
       kind: 'form',
+      mode: 'sync',
+      content: 'Name: Ada\nWhen?: morning',
+      answers: { formId: 'callback', title: 'Request a call back', questions: [{ id: 'name', label: 'Your name', kind: 'text', required: true }] },
       identity: null,
       timezone: null,
       status: 'failed',
@@ -144,7 +147,7 @@ export function turnJobContract(store: () => Store): void {
     expect(JSON.stringify(await store().getTurnJob(done.id))).not.toContain('user-7');
     // Finished jobs are never claimed again, however late.
     expect(await claim('wrk_b', at(10 ** 7))).toEqual([]);
-    await expect(store().finishTurnJob('job_missing', { status: 'done', error: null, at: at(1) })).resolves.toBeUndefined();
+    await expect(store().finishTurnJob('job_missing', { status: 'done', error: null, at: at(1) })).resolves.toBe(false);
   });
 
   it('never hands one job to two concurrent claimers', async () => {

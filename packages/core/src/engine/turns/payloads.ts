@@ -1,0 +1,56 @@
+import type { SvcError } from '../../errors.js';
+import type { MessageReply } from '../../schemas/message.js';
+import type { CallbackEventName, Delivery, TurnJob } from '../../store/callback-store.js';
+import type { EngineContext } from '../context.js';
+
+/** Who a delivery is for: the key whose callback URL and secret apply, and the conversation it is about. */
+export type DeliveryTarget = Pick<TurnJob, 'accountId' | 'keyId' | 'widgetId' | 'sessionId'>;
+
+/** An outbox row: written in the transaction that causes it, POSTed later by the delivery worker. */
+export function delivery(
+  ctx: EngineContext,
+  target: DeliveryTarget,
+  url: string,
+  event: CallbackEventName,
+  body: object,
+  messageId: string | null,
+): Delivery {
+  const now = ctx.clock.now();
+  return {
+    id: ctx.ids.random('dlv'),
+    accountId: target.accountId,
+    keyId: target.keyId,
+    widgetId: target.widgetId,
+    sessionId: target.sessionId,
+    messageId,
+    event,
+    payload: JSON.stringify(body),
+    url,
+    status: 'pending',
+    attempts: 0,
+    nextAttemptAt: now,
+    leaseOwner: null,
+    leaseExpiresAt: null,
+    lastStatus: null,
+    lastError: null,
+    createdAt: now,
+    deliveredAt: null,
+  };
+}
+
+/** The `message.completed` body of spec 6. */
+export function completedPayload(job: Pick<TurnJob, 'sessionId' | 'widgetId'>, reply: MessageReply): object {
+  const { messageId, ...data } = reply;
+  return { event: 'message.completed', messageId, sessionId: job.sessionId, widgetId: job.widgetId, data };
+}
+
+/** The `message.failed` body of DESIGN.md section 5. */
+export function failedPayload(job: Pick<TurnJob, 'sessionId' | 'widgetId'>, error: SvcError): object {
+  return {
+    event: 'message.failed',
+    messageId: null,
+    sessionId: job.sessionId,
+    widgetId: job.widgetId,
+    error: { code: error.code, message: error.message },
+  };
+}

@@ -1,0 +1,287 @@
+import type { AgentReply, IdentityClaims } from '../../agent.js';
+import { priceTurn, totalCredits } from '../../credits.js';
+import type { ReplyFormat, Session, StoredMessage, Widget } from '../../domain.js';
+import { ERROR_STATUS, SvcError, isSvcError, type ErrorCode } from '../../errors.js';
+import { resolveByAgent } from '../../session-machine.js';
+import type { TurnJob } from '../../store/callback-store.js';
+import type { StoreOps } from '../../store/store.js';
+import { charge } from '../billing.js';
+import type { EngineContext } from '../context.js';
+import { replyView } from '../views.js';
+import { completedPayload, delivery, failedPayload } from './payloads.js';
+
+/** Claims after which a job that keeps crashing its worker is given up (and reported as failed). */
+export const MAX_TURN_ATTEMPTS = 3;
+
+/** How a turn ended: the stored reply and what it cost, or the error its caller is told. */
+export type TurnOutcome = { ok: true; reply: StoredMessage; creditsConsumed: number } | { ok: false; error: SvcError };
+
+/** What the process running a job knows beyond the job row (the accepting request's widget and key settings). */
+export interface TurnSetting {
+  widget: Widget;
+  replyFormat: ReplyFormat;
+  callbackUrl: string | null;
+}
+
+export interface RunHooks {
+  /** The lease holder: the commit only counts while it still holds the job. */
+  owner: string;
+  /** Pieces of reply text as the agent writes them. */
+  onDelta?: (text: string) => void;
+  /**
+   * Asked inside the commit: true when a caller of this process is still waiting and now gets the outcome inline.
+   * Otherwise a sync or stream turn's outcome also goes to the key's callback URL (the caller got 202, or is gone).
+   */
+  takeInline: () => boolean;
+  /** Settings known from the accepting request; read from the store when absent (a recovered job). */
+  setting?: TurnSetting | undefined;
+}
+
+/** The run's lease was taken over by another process (ours ran out): that one finishes the turn. */
+export class LeaseLostError extends Error {
+  constructor(jobId: string) {
+    super(`Turn job ${jobId} was taken over by another worker after its lease ran out`);
+  }
+}
+
+/**
+ * Steps 2 and 3 of the turn pipeline (DESIGN.md section 3a) for a job this process holds: the visitor's message
+ * enters the history (a short transaction), the agent runs with no transaction or connection held, and the reply,
+ * session update, debit, job end and outbox rows commit together. A crash anywhere before that commit leaves the job
+ * to be run again after its lease; the commit only counts while this run still holds the job, and the reply's fixed
+ * id is unique, so a turn is answered once.
+ */
+export async function runTurnJob(ctx: EngineContext, job: TurnJob, hooks: RunHooks): Promise<TurnOutcome> {
+  const setting = hooks.setting ?? (await loadSetting(ctx, job));
+  if (!setting) return fail(ctx, job, hooks, null, new SvcError('widget_not_found', 'The widget or API key of this turn no longer exists.'));
+  if (job.attempts > MAX_TURN_ATTEMPTS) {
+    return fail(ctx, job, hooks, setting, new SvcError('agent_unavailable', `The turn failed ${MAX_TURN_ATTEMPTS} times; your message was kept.`));
+  }
+
+  const started = await startTurn(ctx, job);
+  if (!started.ok) return fail(ctx, job, hooks, setting, started.error);
+  const { session, userMessage } = started;
+
+  let reply: AgentReply;
+  try {
+    reply = await callAgent(ctx, {
+      widget: setting.widget,
+      session,
+      userMessage,
+      identity: job.identity,
+      timezone: job.timezone ?? undefined,
+      ...(hooks.onDelta ? { onDelta: hooks.onDelta } : {}),
+    });
+  } catch (error) {
+    return fail(ctx, job, hooks, setting, agentFailure(error));
+  }
+  return commitTurn(ctx, job, hooks, setting, reply);
+}
+
+async function loadSetting(ctx: EngineContext, job: TurnJob): Promise<TurnSetting | null> {
+  const [widget, key] = await Promise.all([ctx.store.getWidget(job.widgetId), ctx.store.getApiKey(job.keyId)]);
+  if (!widget || !key) return null;
+  return { widget, replyFormat: key.replyFormat, callbackUrl: key.revokedAt === null ? key.callbackUrl : null };
+}
+
+type Started = { ok: true; session: Session; userMessage: StoredMessage } | { ok: false; error: SvcError };
+
+/**
+ * The visitor's message enters the history when its turn starts, not when it is accepted: turns of a session run
+ * one at a time, so each reply lands right after the message it answers. A re-run finds the message already there.
+ */
+async function startTurn(ctx: EngineContext, job: TurnJob): Promise<Started> {
+  return ctx.store.transaction(async (tx): Promise<Started> => {
+    const session = await tx.lockSession(job.widgetId, job.sessionId);
+    if (!session) return { ok: false, error: new SvcError('session_not_found', `Session ${job.sessionId} no longer exists.`) };
+    // Only a job that ran before (or was queued by version 2, which stored the message at once) can find it there.
+    const existing = job.attempts > 1 || job.content === '' ? await tx.getMessage(job.widgetId, job.sessionId, job.userMessageId) : null;
+    let userMessage = existing;
+    let current = session;
+    if (!userMessage) {
+      const createdAt = ctx.clock.now();
+      userMessage = {
+        id: job.userMessageId,
+        widgetId: job.widgetId,
+        sessionId: job.sessionId,
+        seq: session.messageCount + 1,
+        role: 'user',
+        content: job.content,
+        products: [],
+        actions: [],
+        // A visitor item that answers a form names it, so agents know what it is.
+        forms: job.answers ? [job.answers] : [],
+        sessionEnded: false,
+        credits: null,
+        usage: null,
+        createdAt,
+      };
+      await tx.insertMessage(userMessage);
+      await tx.updateSession(job.widgetId, job.sessionId, { messageCount: userMessage.seq });
+      current = { ...session, messageCount: userMessage.seq };
+    }
+    if (current.status !== 'active') {
+      // Ended (by the agent's previous reply, or by a call to end) after this message was accepted: it is kept, unanswered.
+      return {
+        ok: false,
+        error: new SvcError('session_not_active', `Session ${job.sessionId} is ${current.status}; the message was kept but not answered.`),
+      };
+    }
+    return { ok: true, session: current, userMessage };
+  });
+}
+
+/** Anything an agent throws becomes `agent_unavailable`; its details stay in the log. */
+export function agentFailure(error: unknown): SvcError {
+  return isSvcError(error)
+    ? error
+    : new SvcError('agent_unavailable', 'The AI could not answer this message; your message was kept. Try again.', { cause: error });
+}
+
+interface AgentCall {
+  widget: Widget;
+  session: Session;
+  userMessage: StoredMessage;
+  identity: IdentityClaims | null;
+  timezone: string | undefined;
+  onDelta?: (text: string) => void;
+}
+
+async function callAgent(ctx: EngineContext, call: AgentCall): Promise<AgentReply> {
+  const { widget, session, userMessage } = call;
+  const [recent, visitor] = await Promise.all([
+    ctx.store.recentMessages({ widgetId: session.widgetId, sessionId: session.id, limit: ctx.historyWindow + 1 }),
+    ctx.store.getVisitor(session.accountId, session.visitorId),
+  ]);
+  const history = recent.filter((m) => m.seq < userMessage.seq).slice(-ctx.historyWindow);
+  const controller = new AbortController();
+  const hardStop = setTimeout(() => {
+    controller.abort(new SvcError('agent_unavailable', `The AI did not answer within ${ctx.agentTimeoutMs} ms; your message was kept.`));
+  }, ctx.agentTimeoutMs);
+  try {
+    return await ctx.agent.reply({
+      widget,
+      session,
+      history,
+      message: userMessage.content,
+      visitorContext: visitor?.context ?? {},
+      identity: call.identity,
+      language: session.language ?? widget.language,
+      timezone: call.timezone ?? session.timezone ?? widget.timezone,
+      now: ctx.clock.now(),
+      signal: controller.signal,
+      ...(call.onDelta ? { onDelta: call.onDelta } : {}),
+      ...(userMessage.forms[0] ? { formSubmission: { formId: userMessage.forms[0].formId, title: userMessage.forms[0].title } } : {}),
+    });
+  } catch (error) {
+    if (controller.signal.aborted) throw controller.signal.reason;
+    throw error;
+  } finally {
+    clearTimeout(hardStop);
+  }
+}
+
+/** The delivery target of a job's outcome, if any: callback turns always, others when nobody got it inline. */
+function callbackUrl(job: TurnJob, hooks: RunHooks, setting: TurnSetting | null): string | null {
+  const url = setting?.callbackUrl ?? null;
+  if (!url) return null;
+  if (job.mode === 'callback') return url;
+  return hooks.takeInline() ? null : url;
+}
+
+async function commitTurn(ctx: EngineContext, job: TurnJob, hooks: RunHooks, setting: TurnSetting, reply: AgentReply): Promise<TurnOutcome> {
+  const credits = priceTurn(ctx.pricing, reply.usage, reply.meters);
+  const outcome = await ctx.store.transaction(async (tx) => {
+    const session = await tx.lockSession(job.widgetId, job.sessionId);
+    const at = ctx.clock.now();
+    if (!session || !(await tx.finishTurnJob(job.id, { status: 'done', error: null, at, owner: hooks.owner }))) {
+      throw new LeaseLostError(job.id);
+    }
+    const stored: StoredMessage = {
+      id: job.replyMessageId,
+      widgetId: job.widgetId,
+      sessionId: job.sessionId,
+      seq: session.messageCount + 1,
+      role: 'assistant',
+      content: reply.content,
+      products: reply.products,
+      actions: reply.actions,
+      forms: reply.forms,
+      sessionEnded: reply.sessionEnded,
+      credits,
+      usage: reply.usage,
+      createdAt: at,
+    };
+    await tx.insertMessage(stored);
+    let next: Session = { ...session, messageCount: stored.seq, pendingFormId: reply.forms[0]?.formId ?? null };
+    if (reply.sessionEnded) next = resolveByAgent(next, at);
+    await tx.updateSession(job.widgetId, job.sessionId, {
+      messageCount: next.messageCount,
+      pendingFormId: next.pendingFormId,
+      status: next.status,
+      resolvedAt: next.resolvedAt,
+    });
+    const creditsConsumed = await charge(ctx, tx, {
+      accountId: job.accountId,
+      operation: 'message.turn',
+      credits,
+      widgetId: job.widgetId,
+      sessionId: job.sessionId,
+      messageId: stored.id,
+    });
+    const url = callbackUrl(job, hooks, setting);
+    if (url) {
+      const view = replyView(stored, { format: setting.replyFormat, formatReply: ctx.formatReply });
+      await tx.insertDelivery(delivery(ctx, job, url, 'message.completed', completedPayload(job, view), stored.id));
+    }
+    await finished(tx, job);
+    return { outcome: { ok: true as const, reply: stored, creditsConsumed }, delivered: url !== null };
+  });
+  if (outcome.delivered) ctx.onWork?.('delivery');
+  return outcome.outcome;
+}
+
+/** A turn that cannot be answered: the job fails (its message stays in the history), callers hear why. */
+async function fail(ctx: EngineContext, job: TurnJob, hooks: RunHooks, setting: TurnSetting | null, error: SvcError): Promise<TurnOutcome> {
+  const delivered = await ctx.store.transaction(async (tx) => {
+    // On the locked row, like every change to a session's jobs, so acceptance sees either this job or its end.
+    await tx.lockSession(job.widgetId, job.sessionId);
+    const at = ctx.clock.now();
+    if (!(await tx.finishTurnJob(job.id, { status: 'failed', error: `${error.code}: ${error.message}`, at, owner: hooks.owner }))) {
+      throw new LeaseLostError(job.id);
+    }
+    const url = callbackUrl(job, hooks, setting);
+    if (url) await tx.insertDelivery(delivery(ctx, job, url, 'message.failed', failedPayload(job, error), null));
+    await finished(tx, job);
+    return url !== null;
+  });
+  if (delivered) ctx.onWork?.('delivery');
+  return { ok: false, error };
+}
+
+function finished(tx: StoreOps, job: TurnJob): Promise<void> {
+  return tx.publishTurnEvent({ type: 'finished', jobId: job.id, widgetId: job.widgetId, sessionId: job.sessionId });
+}
+
+/** The outcome of a job that finished in another process (or earlier), read back from the store. */
+export async function storedOutcome(ctx: EngineContext, job: TurnJob): Promise<TurnOutcome | null> {
+  if (job.status === 'done') {
+    const reply = await ctx.store.getMessage(job.widgetId, job.sessionId, job.replyMessageId);
+    if (!reply) return null;
+    return { ok: true, reply, creditsConsumed: reply.credits ? totalCredits(reply.credits) : 0 };
+  }
+  if (job.status === 'failed') return { ok: false, error: parseJobError(job.error) };
+  return null;
+}
+
+/** Job errors are stored as `code: message`. */
+function parseJobError(stored: string | null): SvcError {
+  const match = stored === null ? null : /^([a-z_]+): ([\s\S]*)$/.exec(stored);
+  const code = match?.[1];
+  if (match && code && isKnownCode(code)) return new SvcError(code, match[2] ?? '');
+  return new SvcError('agent_unavailable', 'The AI could not answer this message; your message was kept. Try again.');
+}
+
+function isKnownCode(code: string): code is ErrorCode {
+  return Object.hasOwn(ERROR_STATUS, code);
+}

@@ -1,0 +1,145 @@
+import { expect, it } from 'vitest';
+import type { TurnEvent, TurnJob } from '../../store/callback-store.js';
+import type { Store } from '../../store/store.js';
+import { at, makeIdempotencyRecord, makeSession, makeTurnJob } from '../fixtures.js';
+
+const LEASE_MS = 30_000;
+const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Collects the turn events a store tells its subscribers. */
+function listen(store: Store): { events: TurnEvent[]; stop: () => void } {
+  const events: TurnEvent[] = [];
+  const stop = store.subscribeTurnEvents((event) => events.push(event));
+  return { events, stop };
+}
+
+/** Waits until `check` passes or `ms` runs out (events arrive asynchronously, across processes on PostgreSQL). */
+async function eventually(check: () => void, ms = 2_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    try {
+      check();
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await pause(10);
+    }
+  }
+}
+
+/** The store side of the durable turn pipeline (DESIGN.md section 3a): row locks, per-session claims, events. */
+export function turnPipelineContract(store: () => Store): void {
+  const claim = { owner: 'wrk_a', now: at(100), leaseMs: LEASE_MS };
+
+  it('serialises transactions that lock the same session row, so read-modify-write never loses an update', async () => {
+    const session = makeSession();
+    await store().insertSession(session);
+    await Promise.all(
+      Array.from({ length: 12 }, () =>
+        store().transaction(async (tx) => {
+          const locked = await tx.lockSession(session.widgetId, session.id);
+          // Without the row lock every transaction would read the same count and the increments would be lost.
+          await pause(2);
+          await tx.updateSession(session.widgetId, session.id, { messageCount: locked!.messageCount + 1 });
+        }),
+      ),
+    );
+    expect((await store().getSession(session.widgetId, session.id))!.messageCount).toBe(12);
+  });
+
+  it('locks nothing and returns null for a session that does not exist, inside a transaction or not', async () => {
+    expect(await store().transaction((tx) => tx.lockSession('wgt_none', 'sess_none'))).toBeNull();
+    expect(await store().lockSession('wgt_none', 'sess_none')).toBeNull();
+    const session = makeSession();
+    await store().insertSession(session);
+    expect(await store().lockSession(session.widgetId, session.id)).toEqual(session);
+  });
+
+  it('tells whether a session has a queued or running job', async () => {
+    const job = makeTurnJob({ widgetId: 'wgt_u', sessionId: 'sess_u' });
+    expect(await store().hasUnfinishedTurnJob('wgt_u', 'sess_u')).toBe(false);
+    await store().insertTurnJob(job);
+    expect(await store().hasUnfinishedTurnJob('wgt_u', 'sess_u')).toBe(true);
+    expect(await store().hasUnfinishedTurnJob('wgt_u', 'sess_other')).toBe(false);
+    await store().finishTurnJob(job.id, { status: 'done', error: null, at: at(1) });
+    expect(await store().hasUnfinishedTurnJob('wgt_u', 'sess_u')).toBe(false);
+  });
+
+  it("claims a session's head only: never the next job while an earlier one is unfinished", async () => {
+    const first = makeTurnJob({ widgetId: 'wgt_h', sessionId: 'sess_h', createdAt: at(1) });
+    const second = makeTurnJob({ widgetId: 'wgt_h', sessionId: 'sess_h', createdAt: at(2) });
+    const other = makeTurnJob({ widgetId: 'wgt_h', sessionId: 'sess_other', createdAt: at(0) });
+    for (const job of [first, second, other]) await store().insertTurnJob(job);
+
+    const claimed = await store().claimSessionTurnJob('wgt_h', 'sess_h', claim);
+    expect(claimed).toEqual({ ...first, status: 'running', attempts: 1, leaseOwner: 'wrk_a', leaseExpiresAt: at(130) });
+    // The head runs: the second waits, for this claimer and any other.
+    expect(await store().claimSessionTurnJob('wgt_h', 'sess_h', { ...claim, owner: 'wrk_b' })).toBeNull();
+    await store().finishTurnJob(first.id, { status: 'done', error: null, at: at(101) });
+    expect((await store().claimSessionTurnJob('wgt_h', 'sess_h', { ...claim, owner: 'wrk_b' }))?.id).toBe(second.id);
+    expect(await store().claimSessionTurnJob('wgt_h', 'sess_none', claim)).toBeNull();
+  });
+
+  it("retakes a session's head whose lease ran out (its process crashed), ahead of the jobs behind it", async () => {
+    const crashed = makeTurnJob({ sessionId: 'sess_r', status: 'running', attempts: 1, leaseOwner: 'wrk_dead', leaseExpiresAt: at(50) });
+    const behind = makeTurnJob({ sessionId: 'sess_r', createdAt: at(1) });
+    for (const job of [crashed, behind]) await store().insertTurnJob(job);
+    expect(await store().claimSessionTurnJob(crashed.widgetId, 'sess_r', { ...claim, now: at(49) })).toBeNull();
+    const retaken = await store().claimSessionTurnJob(crashed.widgetId, 'sess_r', claim);
+    expect(retaken).toMatchObject({ id: crashed.id, attempts: 2, leaseOwner: 'wrk_a' });
+  });
+
+  it('hands a session head to one of several concurrent claimers only', async () => {
+    const job = makeTurnJob({ sessionId: 'sess_race' });
+    const next = makeTurnJob({ sessionId: 'sess_race', createdAt: at(1) });
+    for (const j of [job, next]) await store().insertTurnJob(j);
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => store().claimSessionTurnJob(job.widgetId, 'sess_race', { ...claim, owner: `wrk_${i}` })),
+    );
+    expect(results.filter((r): r is TurnJob => r !== null).map((r) => r.id)).toEqual([job.id]);
+  });
+
+  it('finishes a job for its lease holder only, once', async () => {
+    const job = makeTurnJob({ sessionId: 'sess_o' });
+    await store().insertTurnJob(job);
+    await store().claimSessionTurnJob(job.widgetId, 'sess_o', claim);
+    expect(await store().finishTurnJob(job.id, { status: 'done', error: null, at: at(101), owner: 'wrk_b' })).toBe(false);
+    expect((await store().getTurnJob(job.id))?.status).toBe('running');
+    expect(await store().finishTurnJob(job.id, { status: 'done', error: null, at: at(101), owner: 'wrk_a' })).toBe(true);
+    // A second finish by the same owner (a re-run that lost the race) is refused: the job is no longer running.
+    expect(await store().finishTurnJob(job.id, { status: 'failed', error: 'x: y', at: at(102), owner: 'wrk_a' })).toBe(false);
+    expect(await store().getTurnJob(job.id)).toMatchObject({ status: 'done', error: null, finishedAt: at(101) });
+  });
+
+  it('tells subscribers about a turn event once its transaction commits, and never about a rolled back one', async () => {
+    const { events, stop } = listen(store());
+    const event: TurnEvent = { type: 'finished', jobId: 'job_e1', widgetId: 'wgt_e', sessionId: 'sess_e' };
+    let seenInside = -1;
+    await store().transaction(async (tx) => {
+      await tx.publishTurnEvent(event);
+      await pause(20);
+      seenInside = events.length;
+    });
+    expect(seenInside).toBe(0);
+    await eventually(() => expect(events).toEqual([event]));
+
+    await expect(
+      store().transaction(async (tx) => {
+        await tx.publishTurnEvent({ ...event, jobId: 'job_rolled_back' });
+        throw new Error('rollback');
+      }),
+    ).rejects.toThrow('rollback');
+    await store().publishTurnEvent({ ...event, jobId: 'job_e2' });
+    await eventually(() => expect(events.map((e) => e.jobId)).toEqual(['job_e1', 'job_e2']));
+    stop();
+    await store().publishTurnEvent({ ...event, jobId: 'job_after_stop' });
+    await pause(50);
+    expect(events.map((e) => e.jobId)).toEqual(['job_e1', 'job_e2']);
+  });
+
+  it('keeps the job an idempotency record points at', async () => {
+    const record = makeIdempotencyRecord({ status: 0, body: '', jobId: 'job_idem_1' });
+    expect(await store().putIdempotencyRecord(record)).toBe(true);
+    expect(await store().getIdempotencyRecord(record.scope, record.key)).toEqual(record);
+  });
+}
