@@ -1,9 +1,10 @@
 import type { Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import { isSvcError, SvcError, type Engine, type MessageReply, type Principal, type TurnObserver, type TurnResult } from '@svc/core';
+import { isSvcError, SvcError, type Engine, type MessageReply, type Principal, type TurnCallOptions, type TurnObserver, type TurnResult } from '@svc/core';
 import type { Logger } from 'pino';
 import type { AppEnv } from './auth.js';
 import { readRequiredJsonBody } from './body.js';
+import { turnIdempotency } from './idempotency.js';
 import { parseChatRequest } from './chat-request.js';
 import { errorBody, sendResult } from './respond.js';
 import { SSE_KEEPALIVE, SSE_KEEPALIVE_MS, sseEvent } from './sse.js';
@@ -17,7 +18,14 @@ export interface StreamRoutesOptions {
   keepAliveMs?: number;
 }
 
-type TurnMethod = (principal: Principal, widgetId: string, sessionId: string, body: unknown, observer?: TurnObserver) => Promise<TurnResult>;
+type TurnMethod = (
+  principal: Principal,
+  widgetId: string,
+  sessionId: string,
+  body: unknown,
+  observer?: TurnObserver,
+  call?: TurnCallOptions,
+) => Promise<TurnResult>;
 
 /** Writes the frames of one accepted turn, in order; `done` resolves after the last one. */
 type FrameWriter = (write: (frame: string) => void, event: TurnFeedEvent | { type: 'start'; turn: Pick<AcceptedTurn, 'messageId' | 'sessionId'> }) => void;
@@ -44,15 +52,22 @@ export function registerStreamRoutes(api: Hono<AppEnv>, options: StreamRoutesOpt
     api.post(`${conversation}/${suffix}`, async (c, next) => {
       const body = await readRequiredJsonBody(c);
       if (body['response_type'] !== 'stream') return next();
-      const start = await startStreamedTurn((observer) => run(c.get('principal'), c.req.param('widgetId'), c.req.param('sessionId'), body, observer));
+      // The engine records the key in the transaction that accepts the turn; a repeat streams the first reply.
+      const idempotency = await turnIdempotency(c);
+      const start = await startStreamedTurn((observer) =>
+        run(c.get('principal'), c.req.param('widgetId'), c.req.param('sessionId'), body, observer, { idempotency }),
+      );
       return respond(c, start, { keepAliveMs, logger: options.logger, frames: turnEventFrames });
     });
   }
 
   api.post(`${conversation}/chat`, async (c) => {
+    const idempotency = await turnIdempotency(c);
     const { message, contentField } = parseChatRequest(await readRequiredJsonBody(c));
     const start = await startStreamedTurn((observer) =>
-      engine.sendMessage(c.get('principal'), c.req.param('widgetId'), c.req.param('sessionId'), { ...message, response_type: 'stream' }, observer),
+      engine.sendMessage(c.get('principal'), c.req.param('widgetId'), c.req.param('sessionId'), { ...message, response_type: 'stream' }, observer, {
+        idempotency,
+      }),
     ).catch((error: unknown) => {
       // The engine names `content`; the caller sent it as the text parts of its last message.
       throw isSvcError(error) && error.field === 'content' ? new SvcError(error.code, error.message, { field: contentField }) : error;

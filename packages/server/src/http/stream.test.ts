@@ -121,6 +121,31 @@ describe('POST …/messages with response_type "stream" (DESIGN.md section 4)', 
     expect(history.body.data.map((item: { role: string; content: string }) => [item.role, item.content])).toEqual([['user', 'Hi']]);
   });
 
+  it('replays a repeated Idempotency-Key as the same stream, running and billing nothing twice', async () => {
+    const h = await createHarness();
+    const id = await h.session();
+    const body = { content: 'Do you ship to Canada?', response_type: 'stream' };
+    const first = await readEvents(await streamPost(h, `${h.base}/${id}/messages`, body, { 'Idempotency-Key': 'turn-1' }));
+    const balance = (await h.store.getAccount(h.account.id))!.balance;
+
+    const again = await streamPost(h, `${h.base}/${id}/messages`, body, { 'Idempotency-Key': 'turn-1' });
+    expect(again.status).toBe(200);
+    expect(again.headers.get('content-type')).toBe('text/event-stream');
+    const replay = await readEvents(again);
+
+    expect(replay.map((e) => e.event)).toEqual(['message.start', 'message.delta', 'message.completed']);
+    expect(replay[0]!.data).toEqual(first[0]!.data);
+    expect(deltasOf(replay).join('')).toBe(deltasOf(first).join(''));
+    expect(replay[2]!.data.data).toEqual(first.at(-1)!.data.data);
+    expect(replay[2]!.data.meta).toEqual({ creditsConsumed: 0 });
+    expect((await h.store.getAccount(h.account.id))!.balance).toBe(balance);
+    expect((await h.get(`${h.base}/${id}/messages`)).body.data).toHaveLength(2);
+
+    const reused = await streamPost(h, `${h.base}/${id}/messages`, { ...body, content: 'Something else' }, { 'Idempotency-Key': 'turn-1' });
+    expect(reused.status).toBe(422);
+    expect(((await reused.json()) as { error: { code: string } }).error.code).toBe('idempotency_key_reused');
+  });
+
   it('leaves sync and callback turns to the ordinary handler', async () => {
     const h = await createHarness();
     const id = await h.session();
