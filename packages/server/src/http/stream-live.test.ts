@@ -142,6 +142,30 @@ describe('POST …/chat driven by the AI SDK’s own client (DefaultChatTranspor
     expect(session.status).toBe(200);
   });
 
+  it('reports a turn that fails after acceptance as the SDK’s error, the text so far kept', async () => {
+    const { h, url } = await live({
+      agent: createScriptedAgent(({ onDelta }) => {
+        onDelta?.('Let me look that up');
+        throw new Error('model crashed');
+      }),
+    });
+    const id = await h.session();
+    const transport = new DefaultChatTransport<UIMessage>({ api: `${url}${h.base}/${id}/chat`, headers: { 'X-API-Key': h.key } });
+    const stream = await transport.sendMessages({
+      trigger: 'submit-message',
+      chatId: 'c',
+      messageId: undefined,
+      messages: [{ id: 'u', role: 'user', parts: [{ type: 'text', text: 'Hi' }] }],
+      abortSignal: undefined,
+    });
+    const errors: unknown[] = [];
+    let last: UIMessage | undefined;
+    for await (const message of readUIMessageStream<UIMessage>({ stream, onError: (error) => errors.push(error) })) last = message;
+    expect(errors).toHaveLength(1);
+    expect(String((errors[0] as Error).message ?? errors[0])).toMatch(/^agent_unavailable: /);
+    expect(last?.parts.filter((part) => part.type === 'text').map((part) => (part as { text: string }).text)).toEqual(['Let me look that up']);
+  });
+
   it('rejects in the transport with the JSON error of a refused request', async () => {
     const { h, url } = await live();
     const transport = new DefaultChatTransport<UIMessage>({ api: `${url}${h.base}/sess_missing/chat`, headers: { 'X-API-Key': h.key } });
