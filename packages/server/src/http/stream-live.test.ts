@@ -1,8 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import pg from 'pg';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DefaultChatTransport, readUIMessageStream, type UIMessage } from 'ai';
 import { DEMO_FORMS, createScriptedAgent } from '@svc/agents';
 import { createClient, type TurnStreamEvent } from '@svc/client';
+import { randomBase62, type Store } from '@svc/core';
+import { createPostgresStore } from '@svc/store-postgres';
 import { setWidgetForms } from '../admin/widgets.js';
 import { listen, type RunningServer } from '../node-server.js';
 import { createHarness, type Harness, type HarnessOptions } from '../testing/harness.js';
@@ -14,6 +17,26 @@ const servers: RunningServer[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
+
+const DATABASE_URL = process.env.SVC_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const dropSchemas: Array<() => Promise<void>> = [];
+afterAll(async () => {
+  for (const drop of dropSchemas) await drop();
+});
+
+/** A real PostgreSQL store in a schema of its own, dropped after the file. */
+async function postgresStore(): Promise<Store> {
+  const schema = `t_stream_${randomBase62(8).toLowerCase()}`;
+  const store = await createPostgresStore({ connectionString: DATABASE_URL, schema, max: 10 });
+  dropSchemas.push(async () => {
+    await store.close();
+    const admin = new pg.Client({ connectionString: DATABASE_URL });
+    await admin.connect();
+    await admin.query(`drop schema if exists "${schema}" cascade`);
+    await admin.end();
+  });
+  return store;
+}
 
 async function live(options: HarnessOptions = {}): Promise<{ h: Harness; url: string }> {
   const h = await createHarness(options);
@@ -27,10 +50,11 @@ async function historyOf(h: Harness, sessionId: string): Promise<Array<{ role: s
 }
 
 describe('streaming over a live server', () => {
-  it('keeps the reply of a client that disconnected mid-stream: it lands in the history', async () => {
+  it.each(['memory', 'PostgreSQL'] as const)('keeps the reply of a client that disconnected mid-stream: it lands in the history (%s store)', async (kind) => {
     let clientGone!: () => void;
     const gone = new Promise<void>((resolve) => (clientGone = resolve));
     const { h, url } = await live({
+      ...(kind === 'PostgreSQL' ? { store: await postgresStore() } : {}),
       agent: createScriptedAgent(async ({ onDelta }) => {
         onDelta?.('First sentence. ');
         await gone;
@@ -60,7 +84,7 @@ describe('streaming over a live server', () => {
       ['assistant', 'First sentence. Second sentence.'],
     ]);
     expect(history[1]!.messageId).toBe(start.messageId);
-  });
+  }, 20_000);
 
   it('delivers each delta within milliseconds of the agent writing it (first token to first SSE byte)', async () => {
     // Pieces 20 ms apart: a server that held deltas back until the end would show ≥ 60 ms here.
