@@ -1,26 +1,36 @@
 /**
- * `pnpm bench`: sync turns per second and latency through the real HTTP server on the embedded store (PGlite)
- * with an instant agent, beside two baselines measured in the same run:
- *   1. a bare Hono JSON echo on the same Node HTTP server: the ceiling HTTP and JSON impose;
- *   2. the store's own turn transactions (two messages, session update, debit, ledger) without HTTP or agent.
- * Figures are only comparable within one run: read the ratios.
+ * `pnpm bench` (turns): one run, every figure comparable with the others of the same run.
+ *
+ * For each database (PGlite, embedded; PostgreSQL when SVC_BENCH_DATABASE_URL or SVC_TEST_DATABASE_URL is set):
+ *   - the store's own turn transactions (accept, commit) called directly: the database's ceiling;
+ *   - sync turns through the real HTTP server with an instant agent;
+ *   - callback turns through HTTP: 202 latency, and turns completed per second (reply committed);
+ *   - stream turns (time to first delta and to completion), when this build has the streaming route;
+ *   - database round trips and transactions per sync turn, counted by a driver that wraps the store's.
+ * Beside a bare Hono JSON echo on the same Node HTTP server: the ceiling HTTP and JSON impose.
  */
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import type { AddressInfo } from 'node:net';
+import pg from 'pg';
 import { createInstantAgent } from '@svc/agents';
-import { defaultIds, flatCredits, type Store } from '@svc/core';
-import { createPgliteStore } from '@svc/store-postgres';
+import { randomBase62, type Store } from '@svc/core';
+import { createPgliteStore, createPostgresStore } from '@svc/store-postgres';
 import { createAccount } from '../src/admin/accounts.js';
 import { createApiKey } from '../src/admin/keys.js';
 import { createWidget } from '../src/admin/widgets.js';
 import { createLogger } from '../src/logger.js';
 import { listen } from '../src/node-server.js';
 import { createRuntime } from '../src/runtime.js';
+import { startReceiver } from '../src/testing/receiver.js';
 import { runLoad, type LoadResult } from './load.js';
+import { storeTurns } from './store-turns.js';
+import { measureStreamTurns, type StreamTurnFigures } from './stream-turns.js';
 
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 5000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
+const POSTGRES_URL = process.env.SVC_BENCH_DATABASE_URL ?? process.env.SVC_TEST_DATABASE_URL;
+const load = { concurrency: CONCURRENCY, durationMs: DURATION_MS };
 
 async function echoBaseline(): Promise<LoadResult> {
   const app = new Hono();
@@ -30,8 +40,7 @@ async function echoBaseline(): Promise<LoadResult> {
   });
   const { port } = server.address() as AddressInfo;
   const result = await runLoad({
-    concurrency: CONCURRENCY,
-    durationMs: DURATION_MS,
+    ...load,
     send: async () => {
       const res = await fetch(`http://127.0.0.1:${port}/echo`, {
         method: 'POST',
@@ -45,134 +54,175 @@ async function echoBaseline(): Promise<LoadResult> {
   return result;
 }
 
-async function storeBaseline(store: Store, accountId: string, widgetId: string): Promise<LoadResult> {
-  const sessions = await Promise.all(
-    Array.from({ length: CONCURRENCY }, async (_, i) => {
-      const now = new Date();
-      const session = {
-        widgetId,
-        id: `bench-store-${i}`,
-        accountId,
-        visitorId: 'bench',
-        status: 'active' as const,
-        language: null,
-        timezone: null,
-        messageCount: 0,
-        rating: null,
-        createdAt: now,
-        lastActivityAt: now,
-        expiresAt: new Date(now.getTime() + 86_400_000),
-        resolvedAt: null,
-        pendingFormId: null,
-        identitySub: null,
+interface Backend {
+  name: string;
+  open(onQuery: (sql: string) => void): Promise<{ store: Store; dispose: () => Promise<void> }>;
+}
+
+const pglite: Backend = {
+  name: 'PGlite',
+  async open(onQuery) {
+    const store = await createPgliteStore({ onQuery });
+    return { store, dispose: () => store.close() };
+  },
+};
+
+function postgres(url: string): Backend {
+  return {
+    name: 'PostgreSQL',
+    async open(onQuery) {
+      const schema = `bench_${randomBase62(8).toLowerCase()}`;
+      const store = await createPostgresStore({ connectionString: url, schema, max: 10, onQuery });
+      return {
+        store,
+        async dispose() {
+          await store.close();
+          const client = new pg.Client({ connectionString: url });
+          await client.connect();
+          await client.query(`drop schema if exists "${schema}" cascade`);
+          await client.end();
+        },
       };
-      await store.insertSession(session);
-      return session;
-    }),
-  );
-  const message = (sessionId: string, seq: number, role: 'user' | 'assistant') => ({
-    id: defaultIds.sortable('msg', new Date()),
-    widgetId,
-    sessionId,
-    seq,
-    role,
-    content: role === 'user' ? 'Hello, what are your opening hours?' : 'Thanks for your message.',
-    products: [],
-    actions: [],
-    forms: [],
-    sessionEnded: false,
-    credits: null,
-    usage: null,
-    createdAt: new Date(),
-  });
-  return runLoad({
-    concurrency: CONCURRENCY,
-    durationMs: DURATION_MS,
-    send: async (worker) => {
-      {
-        const session = sessions[worker]!;
-        const seq = session.messageCount;
-        await store.transaction(async (tx) => {
-          await tx.insertMessage(message(session.id, seq + 1, 'user'));
-          await tx.updateSession(widgetId, session.id, { messageCount: seq + 1, lastActivityAt: new Date() });
-        });
-        await store.transaction(async (tx) => {
-          await tx.insertMessage(message(session.id, seq + 2, 'assistant'));
-          await tx.updateSession(widgetId, session.id, { messageCount: seq + 2 });
-          await tx.debitAccount(accountId, 1);
-          await tx.insertLedgerEntry({
-            id: defaultIds.random('led'),
-            accountId,
-            operation: 'message.turn',
-            widgetId,
-            sessionId: session.id,
-            messageId: null,
-            credits: flatCredits(1),
-            total: 1,
-            createdAt: new Date(),
-          });
-        });
-        session.messageCount = seq + 2;
-      }
     },
-  });
+  };
 }
 
-async function serviceTurns(): Promise<{ turns: LoadResult; store: LoadResult }> {
-  const store = await createPgliteStore({});
-  const account = await createAccount(store, { name: 'Bench', credits: 1e12 });
-  const widget = await createWidget(store, { accountId: account.id, name: 'Bench' });
-  const { key } = await createApiKey(store, { accountId: account.id, scopes: ['conversations:chat'] });
-  const runtime = await createRuntime({
-    config: { cursorSecret: 'bench-cursor-secret-0123456789', syncTimeoutMs: 25_000, agentTimeoutMs: 120_000 },
-    store,
-    logger: createLogger('silent'),
-    agent: createInstantAgent(),
-  });
-  const server = await listen(runtime, { port: 0, host: '127.0.0.1', sweepIntervalMs: 3_600_000 });
-  const headers = { 'content-type': 'application/json', 'x-api-key': key };
-  const base = `${server.url}/widgets/${widget.id}/conversations`;
-  const sessionIds = await Promise.all(
-    Array.from({ length: CONCURRENCY }, async (_, i) => {
-      const res = await fetch(base, { method: 'POST', headers, body: JSON.stringify({ visitorId: `bench-${i}` }) });
-      return ((await res.json()) as { data: { sessionId: string } }).data.sessionId;
-    }),
-  );
-  const turns = await runLoad({
-    concurrency: CONCURRENCY,
-    durationMs: DURATION_MS,
-    send: async (worker) => {
-      const res = await fetch(`${base}/${sessionIds[worker]}/messages`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ content: 'Hello, what are your opening hours?' }),
-      });
-      if (res.status !== 200) throw new Error(`turn failed: ${res.status} ${await res.text()}`);
-      await res.json();
-    },
-  });
-  await server.close();
-  const storeResult = await storeBaseline(store, account.id, widget.id);
-  await store.close();
-  return { turns, store: storeResult };
+interface BackendFigures {
+  name: string;
+  store: LoadResult;
+  sync: LoadResult;
+  callbackAccepted: LoadResult;
+  /** Callback turns whose reply committed, per second, from the first request to the last commit. */
+  callbackCompletedPerSecond: number;
+  stream: StreamTurnFigures | null;
+  roundTripsPerTurn: number;
+  transactionsPerTurn: number;
 }
 
-function row(name: string, r: LoadResult, baseline: LoadResult): string {
-  return [
-    name.padEnd(44),
-    r.perSecond.toFixed(0).padStart(8),
-    r.p50Ms.toFixed(2).padStart(9),
-    r.p99Ms.toFixed(2).padStart(9),
-    `${(r.perSecond / baseline.perSecond).toFixed(3)}`.padStart(10),
-  ].join(' ');
+async function benchBackend(backend: Backend): Promise<BackendFigures> {
+  let counting = false;
+  let queries = 0;
+  let transactions = 0;
+  const { store, dispose } = await backend.open((sql) => {
+    if (!counting) return;
+    queries++;
+    if (sql === 'begin') transactions++;
+  });
+  const receiver = await startReceiver();
+  try {
+    const account = await createAccount(store, { name: 'Bench', credits: 1e12 });
+    const widget = await createWidget(store, { accountId: account.id, name: 'Bench' });
+    const { key, apiKey } = await createApiKey(store, {
+      accountId: account.id,
+      scopes: ['conversations:chat'],
+      callbackUrl: receiver.url,
+      allowPrivateCallbacks: true,
+    });
+    const runtime = await createRuntime({
+      config: { cursorSecret: 'bench-cursor-secret-0123456789', syncTimeoutMs: 25_000, agentTimeoutMs: 120_000, allowPrivateCallbacks: true },
+      store,
+      logger: createLogger('silent'),
+      agent: createInstantAgent(),
+    });
+    const workers = runtime.startWorkers({ allowPrivateCallbacks: true });
+    const server = await listen(runtime, { port: 0, host: '127.0.0.1', sweepIntervalMs: 3_600_000 });
+    const headers = { 'content-type': 'application/json', 'x-api-key': key };
+    const base = `${server.url}/widgets/${widget.id}/conversations`;
+    const newSessions = (): Promise<string[]> =>
+      Promise.all(
+        Array.from({ length: CONCURRENCY }, async (_, i) => {
+          const res = await fetch(base, { method: 'POST', headers, body: JSON.stringify({ visitorId: `bench-${i}` }) });
+          return ((await res.json()) as { data: { sessionId: string } }).data.sessionId;
+        }),
+      );
+
+    const storeResult = await storeTurns(store, { accountId: account.id, widgetId: widget.id, keyId: apiKey.id }, load);
+
+    const syncSessions = await newSessions();
+    counting = true;
+    const sync = await runLoad({
+      ...load,
+      send: async (worker) => {
+        const res = await fetch(`${base}/${syncSessions[worker]}/messages`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ content: 'Hello, what are your opening hours?' }),
+        });
+        if (res.status !== 200) throw new Error(`sync turn failed: ${res.status} ${await res.text()}`);
+        await res.json();
+      },
+    });
+    counting = false;
+
+    const callbackSessions = await newSessions();
+    const started = performance.now();
+    const callbackAccepted = await runLoad({
+      ...load,
+      send: async (worker) => {
+        const res = await fetch(`${base}/${callbackSessions[worker]}/messages`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ content: 'Hello, what are your opening hours?', response_type: 'callback' }),
+        });
+        if (res.status !== 202) throw new Error(`callback turn failed: ${res.status} ${await res.text()}`);
+        await res.json();
+      },
+    });
+    const sessionsDone = async (): Promise<boolean> => {
+      for (const id of callbackSessions) if (await store.hasUnfinishedTurnJob(widget.id, id)) return false;
+      return true;
+    };
+    while (!(await sessionsDone())) await new Promise((resolve) => setTimeout(resolve, 5));
+    const callbackCompletedPerSecond = callbackAccepted.requests / ((performance.now() - started) / 1000);
+
+    const stream = await measureStreamTurns({ base, headers, sessionIds: await newSessions(), ...load });
+
+    await server.close();
+    await workers.stop();
+    await runtime.engine.close();
+    return {
+      name: backend.name,
+      store: storeResult,
+      sync,
+      callbackAccepted,
+      callbackCompletedPerSecond,
+      stream,
+      roundTripsPerTurn: queries / sync.requests,
+      transactionsPerTurn: transactions / sync.requests,
+    };
+  } finally {
+    await receiver.close();
+    await dispose();
+  }
+}
+
+const cell = (value: number, digits: number, width: number): string => value.toFixed(digits).padStart(width);
+function row(name: string, r: LoadResult, echo: LoadResult): string {
+  return [name.padEnd(50), cell(r.perSecond, 0, 8), cell(r.p50Ms, 2, 9), cell(r.p99Ms, 2, 9), cell(r.perSecond / echo.perSecond, 3, 9)].join(' ');
 }
 
 const echo = await echoBaseline();
-const { turns, store } = await serviceTurns();
-console.log(`\nSync turns, ${CONCURRENCY} concurrent clients, ${DURATION_MS / 1000}s each, Node ${process.version}\n`);
-console.log(`${'measurement'.padEnd(44)} ${'per s'.padStart(8)} ${'p50 ms'.padStart(9)} ${'p99 ms'.padStart(9)} ${'vs echo'.padStart(10)}`);
+const results: BackendFigures[] = [await benchBackend(pglite)];
+if (POSTGRES_URL) results.push(await benchBackend(postgres(POSTGRES_URL)));
+
+console.log(`\nTurns, ${CONCURRENCY} concurrent clients (one session each), ${DURATION_MS / 1000}s per measurement, Node ${process.version}\n`);
+console.log(`${'measurement'.padEnd(50)} ${'per s'.padStart(8)} ${'p50 ms'.padStart(9)} ${'p99 ms'.padStart(9)} ${'vs echo'.padStart(9)}`);
 console.log(row('baseline: bare Hono JSON echo (HTTP)', echo, echo));
-console.log(row('baseline: store turn transactions (PGlite)', store, echo));
-console.log(row('sync turns via HTTP (PGlite, instant agent)', turns, echo));
-console.log(`\nturns / store transactions: ${(turns.perSecond / store.perSecond).toFixed(3)}`);
-console.log(`turns / echo:               ${(turns.perSecond / echo.perSecond).toFixed(3)}`);
+for (const r of results) {
+  console.log(row(`${r.name}: store accept+commit, called directly`, r.store, echo));
+  console.log(row(`${r.name}: sync turns via HTTP (instant agent)`, r.sync, echo));
+  console.log(row(`${r.name}: callback turns via HTTP (202)`, r.callbackAccepted, echo));
+  if (r.stream) {
+    console.log(row(`${r.name}: stream turns, first delta`, r.stream.firstDelta, echo));
+    console.log(row(`${r.name}: stream turns, completed`, r.stream.completed, echo));
+  }
+}
+console.log('');
+for (const r of results) {
+  console.log(`${r.name}:`);
+  console.log(`  sync turns via HTTP / store transactions:   ${(r.sync.perSecond / r.store.perSecond).toFixed(3)}  (goal >= 0.8)`);
+  console.log(`  callback turns completed per second:        ${r.callbackCompletedPerSecond.toFixed(0)}`);
+  console.log(`  database round trips per sync turn:         ${r.roundTripsPerTurn.toFixed(1)} (${r.transactionsPerTurn.toFixed(1)} transactions)`);
+  console.log(`  stream turns:                               ${r.stream ? 'measured above' : 'not measured: this build has no streaming route (bench/stream-turns.ts)'}`);
+}
+if (!POSTGRES_URL) console.log('\nPostgreSQL: not measured; set SVC_BENCH_DATABASE_URL (or SVC_TEST_DATABASE_URL) to include it.');

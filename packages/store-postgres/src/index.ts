@@ -4,3 +4,4 @@ export { createPostgresStore } from './postgres-store.js';
 export type { PostgresStoreOptions } from './postgres-store.js';
 export { migrate } from './migrate.js';
 export { DataDirInUseError } from './data-dir-lock.js';
+export type { QueryObserver } from './counting-driver.js';

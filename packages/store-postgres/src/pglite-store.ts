@@ -1,8 +1,12 @@
 import type { Store } from '@svc/core';
+import { observeQueries, type QueryObserver } from './counting-driver.js';
 import { openSqlStore } from './open-sql-store.js';
 import { openPgliteDriver, type PgliteDriverOptions } from './pglite-driver.js';
 
-export type PgliteStoreOptions = PgliteDriverOptions;
+export interface PgliteStoreOptions extends PgliteDriverOptions {
+  /** Told about every statement sent (benchmarks, diagnostics). */
+  onQuery?: QueryObserver;
+}
 
 /**
  * The Store on embedded PostgreSQL (PGlite), migrated and ready. Zero setup: the database is a directory, locked
@@ -14,5 +18,6 @@ export type PgliteStoreOptions = PgliteDriverOptions;
  * await store.close(); // releases <dataDir>/svc.lock
  */
 export async function createPgliteStore(options: PgliteStoreOptions = {}): Promise<Store> {
-  return openSqlStore(await openPgliteDriver(options));
+  const driver = await openPgliteDriver(options);
+  return openSqlStore(options.onQuery ? observeQueries(driver, options.onQuery) : driver);
 }

@@ -39,15 +39,19 @@ export function assertIdentityMatches(principal: Principal, session: Session): v
   }
 }
 
-/** The session as of now: expiry is applied on access and persisted, so reads and the sweep agree. */
+/**
+ * The session as of now: expiry is applied on access and persisted, so reads and the sweep agree. With `lock`, read
+ * with its row locked for the rest of `store`'s transaction.
+ */
 export async function loadSession(
   ctx: EngineContext,
   widget: Widget,
   sessionId: string,
   principal: Principal | null,
   store: StoreOps = ctx.store,
+  lock = false,
 ): Promise<Session> {
-  const stored = await store.getSession(widget.id, sessionId);
+  const stored = lock ? await store.lockSession(widget.id, sessionId) : await store.getSession(widget.id, sessionId);
   if (!stored || stored.accountId !== widget.accountId) {
     throw new SvcError('session_not_found', `Session ${sessionId} was not found on widget ${widget.id}.`);
   }

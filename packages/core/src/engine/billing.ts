@@ -18,8 +18,7 @@ export interface Charge {
 export async function charge(ctx: EngineContext, tx: StoreOps, item: Charge): Promise<number> {
   const total = totalCredits(item.credits);
   if (total === 0) return 0;
-  await tx.debitAccount(item.accountId, total);
-  await tx.insertLedgerEntry({
+  await tx.chargeAccount({
     id: ctx.ids.random('led'),
     accountId: item.accountId,
     operation: item.operation,

@@ -81,6 +81,7 @@ async function answerTurn(ctx: EngineContext, runner: TurnRunner, request: TurnR
       ? null
       : runner.wait(job.id, {
           deadlineMs: request.mode === 'sync' ? ctx.syncTimeoutMs : ctx.agentTimeoutMs + ctx.syncTimeoutMs,
+          fresh: !acceptance.replay,
           onDelta: watcher
             ? (text) => {
                 streamed = true;
@@ -90,7 +91,7 @@ async function answerTurn(ctx: EngineContext, runner: TurnRunner, request: TurnR
         });
   if (!acceptance.replay) {
     const setting = { widget: request.widget, replyFormat: request.principal.replyFormat, callbackUrl: request.principal.callbackUrl };
-    if (acceptance.claimed) runner.run(job, setting);
+    if (acceptance.claimed) runner.run(job, setting, acceptance.started);
     else runner.expect(job, setting);
   }
   if (!waiting) return { status: 202, data: { messageId: null, status: 'processing' }, creditsConsumed: 0 };

@@ -158,8 +158,7 @@ export async function endSession(
   requireScope(principal, 'conversations:chat');
   const widget = await loadWidget(ctx, principal, widgetId);
   return ctx.store.transaction(async (tx) => {
-    await tx.lockSession(widget.id, sessionId);
-    const session = await loadSession(ctx, widget, sessionId, principal, tx);
+    const session = await loadSession(ctx, widget, sessionId, principal, tx, true);
     const outcome = end(session, ctx.clock.now());
     const view = (s: Session): EndedSession => ({ sessionId: s.id, status: 'resolved', resolvedAt: s.resolvedAt!.toISOString() });
     if (!outcome.changed) return { status: 200, data: view(outcome.session), creditsConsumed: 0 };
@@ -193,8 +192,7 @@ export async function rateSession(
   const input = parseInput(rateSessionRequestSchema, body);
   const widget = await loadWidget(ctx, principal, widgetId);
   return ctx.store.transaction(async (tx) => {
-    await tx.lockSession(widget.id, sessionId);
-    const session = await loadSession(ctx, widget, sessionId, principal, tx);
+    const session = await loadSession(ctx, widget, sessionId, principal, tx, true);
     const rated = rate(session, input.rating);
     await requireCredits(ctx, principal.accountId, tx);
     await tx.updateSession(widget.id, sessionId, { rating: rated.rating });

@@ -48,6 +48,15 @@ export function createMemoryOps(state: MemoryState, publish: (event: TurnEvent) 
       if (state.ledger.has(entry.id)) throw duplicate('ledger entry', entry.id);
       state.ledger.set(entry.id, copy(entry));
     },
+    async chargeAccount(entry) {
+      const account = state.accounts.get(entry.accountId);
+      if (!account) return null;
+      if (state.ledger.has(entry.id)) throw duplicate('ledger entry', entry.id);
+      const balance = account.balance - entry.total;
+      state.accounts.set(entry.accountId, { ...account, balance });
+      state.ledger.set(entry.id, copy(entry));
+      return balance;
+    },
     async listLedgerEntries(accountId, limit) {
       const entries = [...state.ledger.values()].filter((entry) => entry.accountId === accountId);
       return entries.sort((a, b) => -byCreation(a, b)).slice(0, limit).map(copy);

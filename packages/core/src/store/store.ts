@@ -28,6 +28,11 @@ export interface StoreOps extends CallbackOps {
   /** Subtracts `amount` and returns the new balance (null when the account does not exist). Atomic. */
   debitAccount(id: string, amount: number): Promise<number | null>;
   insertLedgerEntry(entry: LedgerEntry): Promise<void>;
+  /**
+   * Debits `entry.total` and writes the ledger row, atomically and in one round trip; returns the new balance, or
+   * null (and writes nothing) when the account does not exist.
+   */
+  chargeAccount(entry: LedgerEntry): Promise<number | null>;
   /** Newest first. */
   listLedgerEntries(accountId: string, limit: number): Promise<LedgerEntry[]>;
 

@@ -4,7 +4,7 @@ import type { Db } from './db.js';
 
 type AccountOps = Pick<
   StoreOps,
-  'insertAccount' | 'getAccount' | 'setAccountBalance' | 'setAccountStatus' | 'debitAccount' | 'insertLedgerEntry' | 'listLedgerEntries'
+  'insertAccount' | 'getAccount' | 'setAccountBalance' | 'setAccountStatus' | 'debitAccount' | 'insertLedgerEntry' | 'chargeAccount' | 'listLedgerEntries'
 >;
 
 export function accountOps(db: Db): AccountOps {
@@ -44,6 +44,19 @@ export function accountOps(db: Db): AccountOps {
          values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9)`,
         [entry.id, entry.accountId, entry.operation, entry.widgetId, entry.sessionId, entry.messageId, json(entry.credits), entry.total, entry.createdAt],
       );
+    },
+    async chargeAccount(entry) {
+      // One round trip: the debit and its ledger row, the row only when the account exists.
+      const [row] = await db().query<{ balance: number }>(
+        `with debited as (update accounts set balance = balance - $8 where id = $2 returning balance),
+              recorded as (
+                insert into ledger_entries (id, account_id, operation, widget_id, session_id, message_id, credits, total, created_at)
+                select $1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9 from debited
+              )
+         select balance from debited`,
+        [entry.id, entry.accountId, entry.operation, entry.widgetId, entry.sessionId, entry.messageId, json(entry.credits), entry.total, entry.createdAt],
+      );
+      return row ? Number(row.balance) : null;
     },
     async listLedgerEntries(accountId, limit) {
       const rows = await db().query<LedgerEntryRow>(

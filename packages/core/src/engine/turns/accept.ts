@@ -6,6 +6,7 @@ import type { TurnJob, TurnMode } from '../../store/callback-store.js';
 import type { StoreOps } from '../../store/store.js';
 import { loadSession, requireCredits } from '../access.js';
 import type { EngineContext } from '../context.js';
+import { visitorMessage, type StartedTurn } from './run.js';
 
 /** DESIGN.md section 4: a repeat within 24 h replays the first response, runs nothing twice, bills once. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -33,7 +34,10 @@ export interface TurnRequest {
 }
 
 /** A new job (claimed by `owner` when the session had no unfinished one), or the job a repeated request replays. */
-export type Acceptance = { replay: false; job: TurnJob; claimed: boolean } | { replay: true; job: TurnJob };
+export type Acceptance =
+  | { replay: false; job: TurnJob; claimed: false }
+  | { replay: false; job: TurnJob; claimed: true; started: StartedTurn }
+  | { replay: true; job: TurnJob };
 
 /**
  * Idempotency records of turns are scoped to the key *and* the identity it was used with (DESIGN.md section 3a): a
@@ -48,8 +52,9 @@ export function turnIdempotencyScope(request: Pick<TurnRequest, 'principal' | 'w
 /**
  * Step 1 of the turn pipeline (DESIGN.md section 3a), in one short transaction on the locked session row: the
  * checks, then the job holding the visitor's message, its idempotency record, the session's activity and the visitor
- * upsert. The job is claimed here, by `claim.owner`, when no earlier job of the session is unfinished. From the
- * commit on nothing is lost: a crash leaves a job that any worker runs again.
+ * upsert. The job is claimed here, by `claim.owner`, when no earlier job of the session is unfinished, and then its
+ * turn starts here too: the visitor's message enters the history in the same transaction. From the commit on nothing
+ * is lost: a crash leaves a job that any worker runs again.
  */
 export async function acceptTurn(
   ctx: EngineContext,
@@ -58,8 +63,7 @@ export async function acceptTurn(
 ): Promise<Acceptance> {
   const { principal, widget, sessionId } = request;
   return ctx.store.transaction(async (tx) => {
-    await tx.lockSession(widget.id, sessionId);
-    const session = await loadSession(ctx, widget, sessionId, principal, tx);
+    const session = await loadSession(ctx, widget, sessionId, principal, tx, true);
     const now = ctx.clock.now();
 
     const scope = turnIdempotencyScope(request);
@@ -98,15 +102,27 @@ export async function acceptTurn(
     if (request.idempotency) {
       await tx.putIdempotencyRecord({ scope, ...request.idempotency, status: 0, body: '', jobId: job.id, createdAt: now });
     }
-    const touched = touch(session, now, widget.sessionTtlSeconds);
+    const userMessage = claimNow ? visitorMessage(job, session.messageCount + 1, now) : null;
+    if (userMessage) await tx.insertMessage(userMessage);
+    const touched = touch(
+      {
+        ...session,
+        messageCount: userMessage?.seq ?? session.messageCount,
+        // An accepted submission answers the pending form: sending it again is refused (no form pending).
+        pendingFormId: submission ? null : session.pendingFormId,
+      },
+      now,
+      widget.sessionTtlSeconds,
+    );
     await tx.updateSession(widget.id, sessionId, {
       lastActivityAt: touched.lastActivityAt,
       expiresAt: touched.expiresAt,
-      // An accepted submission answers the pending form: sending it again is refused (no form pending).
+      ...(userMessage ? { messageCount: userMessage.seq } : {}),
       ...(submission ? { pendingFormId: null } : {}),
     });
     if (request.visitorContext) await tx.upsertVisitor(principal.accountId, session.visitorId, request.visitorContext, now);
-    return { replay: false, job, claimed: claimNow };
+    if (userMessage) return { replay: false, job, claimed: true, started: { session: touched, userMessage } };
+    return { replay: false, job, claimed: false };
   });
 }
 

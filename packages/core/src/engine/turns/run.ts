@@ -35,6 +35,14 @@ export interface RunHooks {
   takeInline: () => boolean;
   /** Settings known from the accepting request; read from the store when absent (a recovered job). */
   setting?: TurnSetting | undefined;
+  /** The turn already started in the transaction that accepted it (the session had nothing queued). */
+  started?: StartedTurn | undefined;
+}
+
+/** A turn whose visitor message is in the history: the session as of then, and the message. */
+export interface StartedTurn {
+  session: Session;
+  userMessage: StoredMessage;
 }
 
 /** The run's lease was taken over by another process (ours ran out): that one finishes the turn. */
@@ -58,7 +66,7 @@ export async function runTurnJob(ctx: EngineContext, job: TurnJob, hooks: RunHoo
     return fail(ctx, job, hooks, setting, new SvcError('agent_unavailable', `The turn failed ${MAX_TURN_ATTEMPTS} times; your message was kept.`));
   }
 
-  const started = await startTurn(ctx, job);
+  const started = hooks.started ? { ok: true as const, ...hooks.started } : await startTurn(ctx, job);
   if (!started.ok) return fail(ctx, job, hooks, setting, started.error);
   const { session, userMessage } = started;
 
@@ -84,7 +92,7 @@ async function loadSetting(ctx: EngineContext, job: TurnJob): Promise<TurnSettin
   return { widget, replyFormat: key.replyFormat, callbackUrl: key.revokedAt === null ? key.callbackUrl : null };
 }
 
-type Started = { ok: true; session: Session; userMessage: StoredMessage } | { ok: false; error: SvcError };
+type Started = ({ ok: true } & StartedTurn) | { ok: false; error: SvcError };
 
 /**
  * The visitor's message enters the history when its turn starts, not when it is accepted: turns of a session run
@@ -99,23 +107,7 @@ async function startTurn(ctx: EngineContext, job: TurnJob): Promise<Started> {
     let userMessage = existing;
     let current = session;
     if (!userMessage) {
-      const createdAt = ctx.clock.now();
-      userMessage = {
-        id: job.userMessageId,
-        widgetId: job.widgetId,
-        sessionId: job.sessionId,
-        seq: session.messageCount + 1,
-        role: 'user',
-        content: job.content,
-        products: [],
-        actions: [],
-        // A visitor item that answers a form names it, so agents know what it is.
-        forms: job.answers ? [job.answers] : [],
-        sessionEnded: false,
-        credits: null,
-        usage: null,
-        createdAt,
-      };
+      userMessage = visitorMessage(job, session.messageCount + 1, ctx.clock.now());
       await tx.insertMessage(userMessage);
       await tx.updateSession(job.widgetId, job.sessionId, { messageCount: userMessage.seq });
       current = { ...session, messageCount: userMessage.seq };
@@ -129,6 +121,26 @@ async function startTurn(ctx: EngineContext, job: TurnJob): Promise<Started> {
     }
     return { ok: true, session: current, userMessage };
   });
+}
+
+/** The visitor's history item of a job, numbered `seq`. */
+export function visitorMessage(job: TurnJob, seq: number, createdAt: Date): StoredMessage {
+  return {
+    id: job.userMessageId,
+    widgetId: job.widgetId,
+    sessionId: job.sessionId,
+    seq,
+    role: 'user',
+    content: job.content,
+    products: [],
+    actions: [],
+    // A visitor item that answers a form names it, so agents know what it is.
+    forms: job.answers ? [job.answers] : [],
+    sessionEnded: false,
+    credits: null,
+    usage: null,
+    createdAt,
+  };
 }
 
 /** Anything an agent throws becomes `agent_unavailable`; its details stay in the log. */

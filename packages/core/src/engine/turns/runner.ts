@@ -1,6 +1,6 @@
 import type { TurnEvent, TurnJob } from '../../store/callback-store.js';
 import type { EngineContext } from '../context.js';
-import { LeaseLostError, runTurnJob, storedOutcome, type TurnOutcome, type TurnSetting } from './run.js';
+import { LeaseLostError, runTurnJob, storedOutcome, type StartedTurn, type TurnOutcome, type TurnSetting } from './run.js';
 
 export interface TurnRunnerOptions {
   /** This process's lease owner id. */
@@ -16,6 +16,8 @@ export interface WaitOptions {
   deadlineMs: number;
   /** Pieces of reply text, when this process runs the turn. */
   onDelta?: ((text: string) => void) | undefined;
+  /** The job was just accepted here, so its outcome cannot be in the store yet: skip looking. */
+  fresh?: boolean;
 }
 
 /**
@@ -30,8 +32,8 @@ export interface WaitOptions {
 export interface TurnRunner {
   readonly owner: string;
   readonly leaseMs: number;
-  /** Runs a job this process has just claimed, in the background. */
-  run(job: TurnJob, setting?: TurnSetting): void;
+  /** Runs a job this process has just claimed, in the background (`started`: its turn began at acceptance). */
+  run(job: TurnJob, setting?: TurnSetting, started?: StartedTurn): void;
   /** A job accepted here but queued behind an earlier one of its session: claim and run it when its turn comes. */
   expect(job: TurnJob, setting?: TurnSetting): void;
   /** The job's outcome, or 'timeout' when the deadline passes first (the turn goes on regardless). */
@@ -92,13 +94,13 @@ export function createTurnRunner(ctx: EngineContext, options: TurnRunnerOptions)
     return existing;
   }
 
-  function run(job: TurnJob, setting?: TurnSetting): void {
+  function run(job: TurnJob, setting?: TurnSetting, started?: StartedTurn): void {
     if (closed || running.has(job.id)) return;
-    const work = execute(job, setting).finally(() => running.delete(job.id));
+    const work = execute(job, setting, started).finally(() => running.delete(job.id));
     running.set(job.id, work);
   }
 
-  async function execute(job: TurnJob, setting: TurnSetting | undefined): Promise<void> {
+  async function execute(job: TurnJob, setting: TurnSetting | undefined, started: StartedTurn | undefined): Promise<void> {
     const beat = setInterval(() => {
       ctx.store.extendTurnJobLease(job.id, owner, new Date(ctx.clock.now().getTime() + leaseMs)).catch((error: unknown) => {
         ctx.logger.error('could not extend a turn job lease', { jobId: job.id, error: String(error) });
@@ -108,6 +110,7 @@ export function createTurnRunner(ctx: EngineContext, options: TurnRunnerOptions)
       const outcome = await runTurnJob(ctx, job, {
         owner,
         setting,
+        started,
         onDelta: (text) => {
           for (const listener of watches.get(job.id)?.deltas ?? []) listener(text);
         },
@@ -200,7 +203,7 @@ export function createTurnRunner(ctx: EngineContext, options: TurnRunnerOptions)
     target.inline.add(waiter);
     if (waitOptions.onDelta) target.deltas.add(waitOptions.onDelta);
     // A job run elsewhere, or finished long ago (a replay), has its outcome in the store already.
-    if (!running.has(jobId)) void settleFromStore(jobId);
+    if (!waitOptions.fresh && !running.has(jobId)) void settleFromStore(jobId);
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       return await new Promise<TurnOutcome | 'timeout'>((resolve) => {

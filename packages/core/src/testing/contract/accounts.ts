@@ -59,6 +59,34 @@ export function accountContract(store: () => Store): void {
     expect(Math.min(...balances.map(Number))).toBe(25);
   });
 
+  it('charges an account: debit and ledger row together, nothing for an unknown account', async () => {
+    const account = makeAccount({ balance: 10 });
+    await store().insertAccount(account);
+    const entry = makeLedgerEntry({ accountId: account.id, total: 3.5 });
+    expect(await store().chargeAccount(entry)).toBe(6.5);
+    expect((await store().getAccount(account.id))?.balance).toBe(6.5);
+    expect(await store().listLedgerEntries(account.id, 10)).toEqual([entry]);
+    expect(await store().chargeAccount(makeLedgerEntry({ accountId: 'acct_unknown' }))).toBeNull();
+    expect(await store().listLedgerEntries('acct_unknown', 10)).toEqual([]);
+    // In a transaction that fails, neither the debit nor the row stays.
+    await expect(
+      store().transaction(async (tx) => {
+        await tx.chargeAccount(makeLedgerEntry({ accountId: account.id, total: 1 }));
+        throw new Error('rollback');
+      }),
+    ).rejects.toThrow('rollback');
+    expect((await store().getAccount(account.id))?.balance).toBe(6.5);
+    expect(await store().listLedgerEntries(account.id, 10)).toHaveLength(1);
+  });
+
+  it('keeps the balance exact under 40 concurrent charges', async () => {
+    const account = makeAccount({ balance: 100 });
+    await store().insertAccount(account);
+    await Promise.all(Array.from({ length: 40 }, () => store().chargeAccount(makeLedgerEntry({ accountId: account.id, total: 2 }))));
+    expect((await store().getAccount(account.id))?.balance).toBe(20);
+    expect(await store().listLedgerEntries(account.id, 100)).toHaveLength(40);
+  });
+
   it('lists ledger entries of one account newest first, limited, with every field', async () => {
     const accountId = 'acct_ledger';
     const oldest = makeLedgerEntry({ accountId, createdAt: at(1) });

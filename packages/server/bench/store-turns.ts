@@ -1,0 +1,121 @@
+/**
+ * The store's own turn transactions, called directly: what one turn costs the database with no HTTP, no engine
+ * logic around it and no agent. The same transactions, in the same order and shape, as the engine's pipeline
+ * (packages/core/src/engine/turns/accept.ts and run.ts) for a session with nothing queued: accept (session row
+ * locked, balance checked, job inserted and claimed, the visitor's message into the history, session touched), then
+ * commit (reply, session update, debit with its ledger row, job done, turn event).
+ */
+import { defaultIds, flatCredits, type Session, type Store, type StoredMessage } from '@svc/core';
+import { runLoad, type LoadResult } from './load.js';
+
+const message = (session: Session, id: string, seq: number, role: 'user' | 'assistant'): StoredMessage => ({
+  id,
+  widgetId: session.widgetId,
+  sessionId: session.id,
+  seq,
+  role,
+  content: role === 'user' ? 'Hello, what are your opening hours?' : 'We are open 9 to 18, Monday to Saturday.',
+  products: [],
+  actions: [],
+  forms: [],
+  sessionEnded: false,
+  credits: role === 'assistant' ? flatCredits(1) : null,
+  usage: null,
+  createdAt: new Date(),
+});
+
+export async function storeTurns(
+  store: Store,
+  ids: { accountId: string; widgetId: string; keyId: string },
+  options: { concurrency: number; durationMs: number },
+): Promise<LoadResult> {
+  const { accountId, widgetId, keyId } = ids;
+  const sessions = await Promise.all(
+    Array.from({ length: options.concurrency }, async (_, i) => {
+      const now = new Date();
+      const session: Session = {
+        widgetId,
+        id: `bench-store-${i}-${defaultIds.random('s')}`,
+        accountId,
+        visitorId: 'bench',
+        status: 'active',
+        language: null,
+        timezone: null,
+        messageCount: 0,
+        rating: null,
+        createdAt: now,
+        lastActivityAt: now,
+        expiresAt: new Date(now.getTime() + 86_400_000),
+        resolvedAt: null,
+        pendingFormId: null,
+        identitySub: null,
+      };
+      await store.insertSession(session);
+      return session;
+    }),
+  );
+  const owner = defaultIds.random('wrk');
+
+  return runLoad({
+    concurrency: options.concurrency,
+    durationMs: options.durationMs,
+    send: async (worker) => {
+      const now = new Date();
+      const job = {
+        id: defaultIds.sortable('job', now),
+        accountId,
+        keyId,
+        widgetId,
+        sessionId: sessions[worker]!.id,
+        userMessageId: defaultIds.sortable('msg', now),
+        replyMessageId: defaultIds.sortable('msg', now),
+        kind: 'message' as const,
+        mode: 'sync' as const,
+        content: 'Hello, what are your opening hours?',
+        answers: null,
+        identity: null,
+        timezone: null,
+        status: 'running' as const,
+        attempts: 1,
+        leaseOwner: owner,
+        leaseExpiresAt: new Date(now.getTime() + 15_000),
+        createdAt: now,
+        finishedAt: null,
+        error: null,
+      };
+      // Accept, claimed at once (nothing queued on the session), so the turn starts here: the visitor's message too.
+      await store.transaction(async (tx) => {
+        const session = await tx.lockSession(widgetId, job.sessionId);
+        const account = await tx.getAccount(accountId);
+        if (!session || !account || account.balance <= 0) throw new Error('bench account or session missing');
+        if (await tx.hasUnfinishedTurnJob(widgetId, job.sessionId)) throw new Error('bench session busy');
+        await tx.insertTurnJob(job);
+        await tx.insertMessage(message(session, job.userMessageId, session.messageCount + 1, 'user'));
+        await tx.updateSession(widgetId, job.sessionId, {
+          lastActivityAt: now,
+          expiresAt: new Date(now.getTime() + 86_400_000),
+          messageCount: session.messageCount + 1,
+        });
+      });
+      // Commit.
+      await store.transaction(async (tx) => {
+        const session = (await tx.lockSession(widgetId, job.sessionId))!;
+        if (!(await tx.finishTurnJob(job.id, { status: 'done', error: null, at: new Date(), owner }))) throw new Error('lease lost');
+        await tx.insertMessage(message(session, job.replyMessageId, session.messageCount + 1, 'assistant'));
+        await tx.updateSession(widgetId, job.sessionId, { messageCount: session.messageCount + 1, pendingFormId: null, status: 'active', resolvedAt: null });
+        await tx.chargeAccount({
+          id: defaultIds.random('led'),
+          accountId,
+          operation: 'message.turn',
+          widgetId,
+          sessionId: job.sessionId,
+          messageId: job.replyMessageId,
+          credits: flatCredits(1),
+          total: 1,
+          createdAt: new Date(),
+        });
+        await tx.publishTurnEvent({ type: 'finished', jobId: job.id, widgetId, sessionId: job.sessionId });
+      });
+    },
+  });
+}
