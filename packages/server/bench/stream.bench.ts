@@ -50,7 +50,7 @@ async function streamTurns(store: Store, concurrency: number): Promise<StreamFig
   const figures: StreamFigures = { turns: 0, perSecond: 0, firstDelta: [], completion: [], tokenToByte: [] };
   const base = `/widgets/${widget.id}/conversations`;
   const turn = async (sessionId: string, content: string, record: boolean): Promise<void> => {
-    const timing = await timeStreamedTurn({ url: server.url, path: `${base}/${sessionId}/messages`, apiKey: key, content });
+    const timing = await timeStreamedTurn({ url: `${server.url}${base}/${sessionId}/messages`, headers: { 'x-api-key': key }, content });
     if (timing.status !== 200 || !timing.body.includes('event: message.completed\n')) throw new Error(`stream turn failed: ${timing.status} ${timing.body.slice(0, 300)}`);
     if (!record) return;
     figures.firstDelta.push(timing.firstDeltaAt - timing.sentAt);

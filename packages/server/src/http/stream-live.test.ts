@@ -98,7 +98,7 @@ describe('streaming over a live server', () => {
       // A session per few turns, as visitors come and go.
       if (turn % 10 === 0) id = await h.session({ visitorId: `visitor-${turn}` });
       const content = `Question ${turn}`;
-      const timing = await timeStreamedTurn({ url, path: `${h.base}/${id}/messages`, apiKey: h.key, content });
+      const timing = await timeStreamedTurn({ url: `${url}${h.base}/${id}/messages`, headers: { 'x-api-key': h.key }, content });
       expect(timing.status).toBe(200);
       expect(timing.body).toContain('event: message.completed\n');
       // The first turns run cold code (JIT, lazy imports); a running server has long passed them.

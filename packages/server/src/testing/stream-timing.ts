@@ -50,10 +50,10 @@ export interface StreamedTurnTiming {
 }
 
 /**
- * Posts one streaming turn with Node's HTTP client and timestamps the chunks as they arrive: no parser or
+ * Posts one streaming turn to `url` (…/messages) with Node's HTTP client and timestamps the chunks as they arrive: no parser or
  * fetch machinery between the socket and the clock.
  */
-export function timeStreamedTurn(options: { url: string; path: string; apiKey: string; content: string }): Promise<StreamedTurnTiming> {
+export function timeStreamedTurn(options: { url: string; headers: Record<string, string>; content: string }): Promise<StreamedTurnTiming> {
   const payload = JSON.stringify({ content: options.content, response_type: 'stream' });
   return new Promise((resolve, reject) => {
     const sentAt = performance.now();
@@ -61,10 +61,10 @@ export function timeStreamedTurn(options: { url: string; path: string; apiKey: s
     let completedAt = Number.NaN;
     let body = '';
     const req = httpRequest(
-      `${options.url}${options.path}`,
+      options.url,
       {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), 'x-api-key': options.apiKey },
+        headers: { ...options.headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
         agent: false,
       },
       (res) => {
