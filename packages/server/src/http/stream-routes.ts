@@ -1,6 +1,6 @@
 import type { Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import { isSvcError, SvcError, type Engine, type MessageReply, type Principal, type TurnCallOptions, type TurnObserver, type TurnResult } from '@svc/core';
+import { isSvcError, SvcError, type Engine, type Principal, type TurnCallOptions, type TurnObserver, type TurnResult } from '@svc/core';
 import type { Logger } from 'pino';
 import type { AppEnv } from './auth.js';
 import { readRequiredJsonBody } from './body.js';
@@ -112,23 +112,11 @@ interface RespondOptions {
 }
 
 /**
- * Streams an accepted turn; a turn answered without acceptance (an idempotent replay of a finished one) is
- * streamed from its result, and anything else it answered (a 202) is sent as JSON.
+ * Streams an accepted turn. The engine accepts every turn it answers in stream mode (a replay included), so a
+ * result without acceptance cannot stream; should one come, it is answered as the JSON it is.
  */
 function respond(c: Context<AppEnv>, start: StreamedTurnStart, options: RespondOptions): Response {
-  if ('answered' in start) {
-    const { answered } = start;
-    if (answered.status !== 200) return sendResult(c, answered);
-    const data = answered.data as MessageReply;
-    return eventStream(c, options, {
-      turn: { messageId: data.messageId, sessionId: c.req.param('sessionId') ?? '' },
-      listen: (listener) => {
-        if (data.content !== '') listener({ type: 'delta', text: data.content });
-        listener({ type: 'completed', data, creditsConsumed: answered.creditsConsumed });
-      },
-      stopListening: () => undefined,
-    });
-  }
+  if ('answered' in start) return sendResult(c, start.answered);
   const { accepted } = start;
   return eventStream(c, options, { turn: accepted, listen: (listener) => accepted.listen(listener), stopListening: () => accepted.stopListening() });
 }

@@ -25,7 +25,7 @@ export type StreamedTurnStart = { accepted: AcceptedTurn } | { answered: EngineR
 /**
  * Starts a turn with an observer and settles at the moment it is accepted (or refused). A refusal before
  * acceptance rejects, so the HTTP adapter answers it as an ordinary JSON error with its status. A result that
- * comes without an acceptance (an idempotent replay of a finished turn) is handed back as it is.
+ * comes without an acceptance (which the engine does not do in stream mode) is handed back as it is.
  *
  * @example
  * const start = await startStreamedTurn((observer) => engine.sendMessage(principal, widgetId, sessionId, body, observer));
