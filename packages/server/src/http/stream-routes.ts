@@ -27,7 +27,7 @@ type TurnMethod = (
   call?: TurnCallOptions,
 ) => Promise<TurnResult>;
 
-/** Writes the frames of one accepted turn, in order; `done` resolves after the last one. */
+/** Writes the frames for one event of a turn (its start, a delta, its outcome) through `write`, in order. */
 type FrameWriter = (write: (frame: string) => void, event: TurnFeedEvent | { type: 'start'; turn: Pick<AcceptedTurn, 'messageId' | 'sessionId'> }) => void;
 
 const conversation = '/widgets/:widgetId/conversations/:sessionId';
