@@ -39,6 +39,8 @@ export interface EngineResult<T> {
   status: 200 | 201 | 202;
   data: T;
   creditsConsumed: number;
+  /** A repeat of an earlier request with the same `Idempotency-Key`, answered from it (turns). */
+  replayed?: true;
 }
 
 export interface PageResult<T> {

@@ -94,7 +94,8 @@ async function answerTurn(ctx: EngineContext, runner: TurnRunner, request: TurnR
     if (acceptance.claimed) runner.run(job, setting, acceptance.started);
     else runner.expect(job, setting);
   }
-  if (!waiting) return { status: 202, data: { messageId: null, status: 'processing' }, creditsConsumed: 0 };
+  const replayed = acceptance.replay ? { replayed: true as const } : {};
+  if (!waiting) return { status: 202, data: { messageId: null, status: 'processing' }, creditsConsumed: 0, ...replayed };
 
   const outcome = await waiting;
   if (outcome === 'timeout') {
@@ -102,14 +103,14 @@ async function answerTurn(ctx: EngineContext, runner: TurnRunner, request: TurnR
       throw new SvcError('agent_unavailable', `The reply is taking too long to stream; it will appear in the history as ${job.replyMessageId}.`);
     }
     // DESIGN.md section 4: no 504 for slow models; the reply lands in the history under this id.
-    return { status: 202, data: { messageId: job.replyMessageId, status: 'processing' }, creditsConsumed: 0 };
+    return { status: 202, data: { messageId: job.replyMessageId, status: 'processing' }, creditsConsumed: 0, ...replayed };
   }
   if (!outcome.ok) throw outcome.error;
   // An agent that does not stream (or a turn run by another process): its whole content is the one delta.
   if (watcher && !streamed && outcome.reply.content !== '') watcher.onDelta(outcome.reply.content);
   const data = replyView(outcome.reply, { format: request.principal.replyFormat, formatReply: ctx.formatReply });
   // A replay runs and bills nothing: what it reports consumed is 0.
-  return { status: 200, data, creditsConsumed: acceptance.replay ? 0 : outcome.creditsConsumed };
+  return { status: 200, data, creditsConsumed: acceptance.replay ? 0 : outcome.creditsConsumed, ...replayed };
 }
 
 /** POST …/messages (spec 4.2). */

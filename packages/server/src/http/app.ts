@@ -105,7 +105,9 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     // Hashed before the body is parsed: the record must match the exact bytes sent.
     const idempotency = await turnIdempotency(c);
     const body = await readRequiredJsonBody(c);
-    return sendResult(c, await engine.sendMessage(c.get('principal'), c.req.param('widgetId'), c.req.param('sessionId'), body, undefined, { idempotency }));
+    const result = await engine.sendMessage(c.get('principal'), c.req.param('widgetId'), c.req.param('sessionId'), body, undefined, { idempotency });
+    if (result.replayed) c.header('Idempotent-Replayed', 'true');
+    return sendResult(c, result);
   });
   api.get(`${conversation}/messages`, async (c) =>
     sendPage(c, await engine.listMessages(c.get('principal'), c.req.param('widgetId'), c.req.param('sessionId'), c.req.query())),
@@ -114,7 +116,9 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     // Hashed before the body is parsed: the record must match the exact bytes sent.
     const idempotency = await turnIdempotency(c);
     const body = await readRequiredJsonBody(c);
-    return sendResult(c, await engine.submitForm(c.get('principal'), c.req.param('widgetId'), c.req.param('sessionId'), body, undefined, { idempotency }));
+    const result = await engine.submitForm(c.get('principal'), c.req.param('widgetId'), c.req.param('sessionId'), body, undefined, { idempotency });
+    if (result.replayed) c.header('Idempotent-Replayed', 'true');
+    return sendResult(c, result);
   });
   api.post(`${conversation}/end`, async (c) => {
     await readJsonBody(c); // No body is expected; one that is sent must still be well-formed JSON.

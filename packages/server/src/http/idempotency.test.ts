@@ -48,6 +48,8 @@ describe('Idempotency-Key (DESIGN.md section 4)', () => {
     const repeat = await h.post(`${h.base}/${id}/messages`, { content: 'hi' }, turn);
     expect(first.body.meta.creditsConsumed).toBeGreaterThan(0);
     expect(repeat.body).toEqual({ ...first.body, meta: { creditsConsumed: 0 } });
+    expect(repeat.headers.get('idempotent-replayed')).toBe('true');
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
     expect((await h.store.getAccount(h.account.id))!.balance).toBe(afterFirst);
   });
 
