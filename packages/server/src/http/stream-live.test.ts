@@ -190,6 +190,34 @@ describe('POST …/chat driven by the AI SDK’s own client (DefaultChatTranspor
     expect(last?.parts.filter((part) => part.type === 'text').map((part) => (part as { text: string }).text)).toEqual(['Let me look that up']);
   });
 
+  it('takes a long conversation when the transport sends only its last message (prepareSendMessagesRequest)', async () => {
+    const { h, url } = await live();
+    const id = await h.session();
+    // Past 64 KiB of history the full body would be refused (413); the service needs only the new message.
+    const earlier: UIMessage[] = Array.from({ length: 40 }, (_, i) => ({
+      id: `m${i}`,
+      role: i % 2 === 0 ? 'user' : 'assistant',
+      parts: [{ type: 'text', text: `${'A long message. '.repeat(120)}${i}` }],
+    }));
+    const messages: UIMessage[] = [...earlier, { id: 'new', role: 'user', parts: [{ type: 'text', text: 'Do you ship to Canada?' }] }];
+    const request = { trigger: 'submit-message' as const, chatId: 'long', messageId: undefined, messages, abortSignal: undefined };
+    const api = `${url}${h.base}/${id}/chat`;
+
+    const full = await new DefaultChatTransport<UIMessage>({ api, headers: { 'X-API-Key': h.key } }).sendMessages(request).catch((error: unknown) => error);
+    expect(JSON.parse((full as Error).message)).toMatchObject({ error: { code: 'payload_too_large' } });
+
+    const transport = new DefaultChatTransport<UIMessage>({
+      api,
+      headers: { 'X-API-Key': h.key },
+      prepareSendMessagesRequest: ({ id: chatId, messages: all }) => ({ body: { id: chatId, messages: all.slice(-1) } }),
+    });
+    let last: UIMessage | undefined;
+    for await (const message of readUIMessageStream<UIMessage>({ stream: await transport.sendMessages(request) })) last = message;
+    const text = last?.parts.filter((part) => part.type === 'text').map((part) => (part as { text: string }).text).join('');
+    expect(text).toMatch(/Canada/);
+    expect((await historyOf(h, id)).map((item) => item.role)).toEqual(['user', 'assistant']);
+  });
+
   it('rejects in the transport with the JSON error of a refused request', async () => {
     const { h, url } = await live();
     const transport = new DefaultChatTransport<UIMessage>({ api: `${url}${h.base}/sess_missing/chat`, headers: { 'X-API-Key': h.key } });

@@ -42,7 +42,7 @@ const EVENT_SCHEMAS: Record<string, Json> = {
   ChatRequest: {
     type: 'object',
     description:
-      'The body the Vercel AI SDK\'s `DefaultChatTransport` sends. The text parts of the last message (which must be the user\'s) are the visitor\'s message; earlier messages are ignored, the service keeps its own history. `visitorContext`, `timezone` and `identity` are taken as in send-message (add them with the transport\'s `body` option).',
+      'The body the Vercel AI SDK\'s `DefaultChatTransport` sends. The text parts of the last message (which must be the user\'s) are the visitor\'s message; earlier messages are ignored, the service keeps its own history, so a client may send only the last one (`prepareSendMessagesRequest`), which keeps long chats under the 64 KiB body limit. `visitorContext`, `timezone` and `identity` are taken as in send-message (add them with the transport\'s `body` option).',
     properties: {
       id: { type: 'string', description: 'The chat id the client uses.' },
       messages: {
