@@ -114,6 +114,7 @@ export type {
   DeliveryAttempt,
   DeliveryStatus,
   TurnClaim,
+  TurnCommit,
   TurnEvent,
   TurnJob,
   TurnJobStatus,

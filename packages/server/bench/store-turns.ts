@@ -2,8 +2,8 @@
  * The store's own turn transactions, called directly: what one turn costs the database with no HTTP, no engine
  * logic around it and no agent. The same transactions, in the same order and shape, as the engine's pipeline
  * (packages/core/src/engine/turns/accept.ts and run.ts) for a session with nothing queued: accept (session row
- * locked, balance checked, job inserted and claimed, the visitor's message into the history, session touched), then
- * commit (reply, session update, debit with its ledger row, job done, turn event).
+ * locked, balance checked, job inserted and claimed, the visitor's message into the history, session touched, the
+ * agent's context read), then the commit as one write (job done, reply, session update, charge, turn event).
  */
 import { defaultIds, flatCredits, type Session, type Store, type StoredMessage } from '@svc/core';
 import { runLoad, type LoadResult } from './load.js';
@@ -96,14 +96,20 @@ export async function storeTurns(
           expiresAt: new Date(now.getTime() + 86_400_000),
           messageCount: session.messageCount + 1,
         });
+        // The agent's context, read as the turn starts.
+        await tx.recentMessages({ widgetId, sessionId: job.sessionId, limit: 21 });
+        await tx.getVisitor(accountId, session.visitorId);
       });
-      // Commit.
-      await store.transaction(async (tx) => {
-        const session = (await tx.lockSession(widgetId, job.sessionId))!;
-        if (!(await tx.finishTurnJob(job.id, { status: 'done', error: null, at: new Date(), owner }))) throw new Error('lease lost');
-        await tx.insertMessage(message(session, job.replyMessageId, session.messageCount + 1, 'assistant'));
-        await tx.updateSession(widgetId, job.sessionId, { messageCount: session.messageCount + 1, pendingFormId: null, status: 'active', resolvedAt: null });
-        await tx.chargeAccount({
+      // Commit: one atomic write.
+      const reply = message(sessions[worker]!, job.replyMessageId, 0, 'assistant');
+      const { seq: _seq, ...unnumbered } = reply;
+      const stored = await store.commitTurn({
+        jobId: job.id,
+        owner,
+        at: new Date(),
+        reply: unnumbered,
+        session: { pendingFormId: null, concludedAt: null },
+        charge: {
           id: defaultIds.random('led'),
           accountId,
           operation: 'message.turn',
@@ -113,9 +119,10 @@ export async function storeTurns(
           credits: flatCredits(1),
           total: 1,
           createdAt: new Date(),
-        });
-        await tx.publishTurnEvent({ type: 'finished', jobId: job.id, widgetId, sessionId: job.sessionId });
+        },
+        deliveries: [],
       });
+      if (!stored) throw new Error('lease lost');
     },
   });
 }

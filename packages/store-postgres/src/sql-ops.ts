@@ -7,12 +7,19 @@ import { recordOps } from './ops/records.js';
 import { searchOps, type SearchOptions } from './ops/search.js';
 import { sessionOps } from './ops/sessions.js';
 import { turnJobOps } from './ops/turn-jobs.js';
+import { turnCommitOps, type CommitEvents } from './ops/turn-commit.js';
 import { widgetAndKeyOps } from './ops/widgets-and-keys.js';
 
 /** Every Store operation in SQL, over whichever connection `db` resolves to at each statement. */
-export function createSqlOps(db: Db, search: SearchOptions, publish: (event: TurnEvent) => Promise<void>): StoreOps {
+export function createSqlOps(
+  db: Db,
+  search: SearchOptions,
+  publish: (event: TurnEvent) => Promise<void>,
+  commitEvents: CommitEvents,
+): StoreOps {
   return {
     publishTurnEvent: publish,
+    ...turnCommitOps(db, commitEvents),
     ...accountOps(db),
     ...widgetAndKeyOps(db),
     ...knowledgeOps(db),

@@ -5,6 +5,7 @@ import { createTurnEventBus } from '@svc/core/store-kit';
 import type { SearchOptions } from './ops/search.js';
 import type { Queryable, SqlDriver } from './sql-driver.js';
 import { createSqlOps } from './sql-ops.js';
+import type { CommitEvents } from './ops/turn-commit.js';
 
 /** The open transaction of the current async call chain. */
 interface TransactionFrame {
@@ -42,17 +43,26 @@ export function createSqlStore(driver: SqlDriver, search: SearchOptions): Store 
     return frame?.open ? frame : undefined;
   };
 
-  async function publish(db: Queryable, event: TurnEvent): Promise<void> {
-    const frame = openFrame();
-    if (frame) frame.events.push({ ...event });
-    if (driver.notifications) {
+  const commitEvents: CommitEvents = {
+    notification(event) {
+      if (!driver.notifications) return null;
       const payload: NotifiedTurnEvent = { ...event, origin };
-      await db.query('select pg_notify($1, $2)', [driver.notifications.channel, JSON.stringify(payload)]);
-    }
-    if (!frame) bus.publish({ ...event });
+      return { channel: driver.notifications.channel, payload: JSON.stringify(payload) };
+    },
+    published(event) {
+      const frame = openFrame();
+      if (frame) frame.events.push({ ...event });
+      else bus.publish({ ...event });
+    },
+  };
+
+  async function publish(db: Queryable, event: TurnEvent): Promise<void> {
+    const notification = commitEvents.notification(event);
+    if (notification) await db.query('select pg_notify($1, $2)', [notification.channel, notification.payload]);
+    commitEvents.published(event);
   }
 
-  const ops = createSqlOps(() => openFrame()?.tx ?? driver, search, (event) => publish(openFrame()?.tx ?? driver, event));
+  const ops = createSqlOps(() => openFrame()?.tx ?? driver, search, (event) => publish(openFrame()?.tx ?? driver, event), commitEvents);
 
   async function transaction<T>(fn: (tx: StoreOps) => Promise<T>): Promise<T> {
     const outer = openFrame();
@@ -65,7 +75,7 @@ export function createSqlStore(driver: SqlDriver, search: SearchOptions): Store 
         if (!frame.open) throw new Error('This transaction has finished; use the store instead');
         return tx;
       };
-      frame.ops = createSqlOps(inside, search, (event) => publish(inside(), event));
+      frame.ops = createSqlOps(inside, search, (event) => publish(inside(), event), commitEvents);
       try {
         const value = await context.run(frame, () => fn(frame.ops));
         events = frame.events;

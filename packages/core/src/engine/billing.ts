@@ -1,4 +1,5 @@
 import { totalCredits, type Credits } from '../credits.js';
+import type { LedgerEntry } from '../domain.js';
 import type { StoreOps } from '../store/store.js';
 import type { EngineContext } from './context.js';
 
@@ -16,9 +17,17 @@ export interface Charge {
  * the work it pays for. Returns the total charged.
  */
 export async function charge(ctx: EngineContext, tx: StoreOps, item: Charge): Promise<number> {
+  const entry = ledgerEntry(ctx, item);
+  if (!entry) return 0;
+  await tx.chargeAccount(entry);
+  return entry.total;
+}
+
+/** The ledger row of a charge; null when it costs nothing (no debit, no row). */
+export function ledgerEntry(ctx: EngineContext, item: Charge): LedgerEntry | null {
   const total = totalCredits(item.credits);
-  if (total === 0) return 0;
-  await tx.chargeAccount({
+  if (total === 0) return null;
+  return {
     id: ctx.ids.random('led'),
     accountId: item.accountId,
     operation: item.operation,
@@ -28,6 +37,5 @@ export async function charge(ctx: EngineContext, tx: StoreOps, item: Charge): Pr
     credits: item.credits,
     total,
     createdAt: ctx.clock.now(),
-  });
-  return total;
+  };
 }

@@ -1,5 +1,5 @@
 import type { IdentityClaims } from '../agent.js';
-import type { SurfacedForm } from '../domain.js';
+import type { LedgerEntry, StoredMessage, SurfacedForm } from '../domain.js';
 
 /**
  * Durable turn work (DESIGN.md sections 3a and 5): every turn is a job row and every callback a delivery row, each
@@ -83,6 +83,26 @@ export interface TurnEvent {
   sessionId: string;
 }
 
+/** Step 3 of a turn (DESIGN.md section 3a), written at once by {@link CallbackOps.commitTurn}. */
+export interface TurnCommit {
+  jobId: string;
+  /** Nothing is written unless this lease holder still holds the running job. */
+  owner: string;
+  at: Date;
+  /** The reply without its position: the store numbers it right after the session's last message. */
+  reply: Omit<StoredMessage, 'seq'>;
+  /**
+   * The session after the reply: the form it surfaced (or none), and when the agent concluded the conversation. An
+   * active session then becomes resolved at that instant with no pending form (`resolveByAgent`); a session ended
+   * meanwhile by other means keeps its status. Null leaves the status as it is.
+   */
+  session: { pendingFormId: string | null; concludedAt: Date | null };
+  /** The debit and its ledger row; null when the turn costs nothing. */
+  charge: LedgerEntry | null;
+  /** Outbox rows the reply causes (its callback delivery). */
+  deliveries: Delivery[];
+}
+
 export interface ClaimQuery {
   owner: string;
   now: Date;
@@ -124,6 +144,13 @@ export interface CallbackOps {
    * ended (a worker whose lease was taken over must not finish the turn a second time). True when it ended.
    */
   finishTurnJob(id: string, outcome: { status: 'done' | 'failed'; error: string | null; at: Date; owner?: string }): Promise<boolean>;
+  /**
+   * Commits a turn in one atomic write (one round trip on SQL stores): the job done (only while `owner` holds it),
+   * the reply numbered after the session's last message, the session updated (message count, pending form,
+   * status), the charge, the deliveries, and a `finished` turn event. Returns the reply as stored, or null when the
+   * job is no longer `owner`'s (or its session is gone), in which case nothing is written.
+   */
+  commitTurn(commit: TurnCommit): Promise<StoredMessage | null>;
   /** Tells every subscriber (see `Store.subscribeTurnEvents`) about `event` once the current transaction commits. */
   publishTurnEvent(event: TurnEvent): Promise<void>;
 

@@ -1,5 +1,6 @@
 import type { Session, StoredMessage, VisitorContext } from '../domain.js';
 import { chunkDocument } from './chunking.js';
+import { resolveByAgent } from '../session-machine.js';
 import { createMemoryCallbackOps } from './memory-callback-ops.js';
 import type { TurnEvent } from './callback-store.js';
 import { searchMemoryKnowledge } from './memory-search.js';
@@ -16,6 +17,40 @@ export function createMemoryOps(state: MemoryState, publish: (event: TurnEvent) 
     ...createMemoryCallbackOps(state),
     async publishTurnEvent(event) {
       publish(event);
+    },
+    async commitTurn(commit) {
+      const row = state.turnJobs.get(commit.jobId);
+      if (!row || row.job.status !== 'running' || row.job.leaseOwner !== commit.owner) return null;
+      const { job } = row;
+      const sessionKey = key(job.widgetId, job.sessionId);
+      const session = state.sessions.get(sessionKey);
+      if (!session) return null;
+      // Every check before the first write: outside a transaction there is nothing to roll back.
+      if (state.messageIds.has(commit.reply.id)) throw duplicate('message', commit.reply.id);
+      if (commit.charge && state.ledger.has(commit.charge.id)) throw duplicate('ledger entry', commit.charge.id);
+      for (const delivery of commit.deliveries) if (state.deliveries.has(delivery.id)) throw duplicate('delivery', delivery.id);
+
+      const reply: StoredMessage = copy({ ...commit.reply, seq: session.messageCount + 1 });
+      const messages = state.sessionMessages.get(sessionKey) ?? [];
+      if (messages.some((existing) => existing.seq === reply.seq)) {
+        throw new Error(`Message seq ${reply.seq} already exists in session ${job.sessionId}`);
+      }
+      state.turnJobs.set(job.id, {
+        ...row,
+        job: { ...job, status: 'done', error: null, finishedAt: new Date(commit.at), leaseOwner: null, leaseExpiresAt: null, identity: null },
+      });
+      state.sessionMessages.set(sessionKey, [...messages, reply]);
+      state.messageIds.set(reply.id, sessionKey);
+      const answered: Session = { ...session, messageCount: reply.seq, pendingFormId: commit.session.pendingFormId };
+      state.sessions.set(sessionKey, commit.session.concludedAt ? resolveByAgent(answered, new Date(commit.session.concludedAt)) : answered);
+      const account = commit.charge ? state.accounts.get(commit.charge.accountId) : undefined;
+      if (commit.charge && account) {
+        state.accounts.set(account.id, { ...account, balance: account.balance - commit.charge.total });
+        state.ledger.set(commit.charge.id, copy(commit.charge));
+      }
+      for (const delivery of commit.deliveries) state.deliveries.set(delivery.id, copy(delivery));
+      publish({ type: 'finished', jobId: job.id, widgetId: job.widgetId, sessionId: job.sessionId });
+      return copy(reply);
     },
 
     async insertAccount(account) {
@@ -232,6 +267,14 @@ export function createMemoryOps(state: MemoryState, publish: (event: TurnEvent) 
       const recordKey = key(record.scope, record.key);
       if (state.idempotency.has(recordKey)) return false;
       state.idempotency.set(recordKey, copy(record));
+      return true;
+    },
+    async settleIdempotencyRecord(scope, idempotencyKey, requestHash, response) {
+      const recordKey = key(scope, idempotencyKey);
+      const record = state.idempotency.get(recordKey);
+      if (!record || record.status !== 0 || record.requestHash !== requestHash) return false;
+      if (response === null) state.idempotency.delete(recordKey);
+      else state.idempotency.set(recordKey, { ...record, status: response.status, body: response.body });
       return true;
     },
     async deleteIdempotencyRecordsBefore(before) {

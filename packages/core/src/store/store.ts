@@ -106,6 +106,16 @@ export interface StoreOps extends CallbackOps {
   getIdempotencyRecord(scope: string, key: string): Promise<IdempotencyRecord | null>;
   /** Inserts unless present; returns false when a record already exists. */
   putIdempotencyRecord(record: IdempotencyRecord): Promise<boolean>;
+  /**
+   * Settles a pending record (status 0): stores the response to replay, or with null deletes the record (the request
+   * failed; a retry may run). Only a record still pending with `requestHash` is touched; true when one was.
+   */
+  settleIdempotencyRecord(
+    scope: string,
+    key: string,
+    requestHash: string,
+    response: { status: number; body: string } | null,
+  ): Promise<boolean>;
   deleteIdempotencyRecordsBefore(before: Date): Promise<number>;
 
   // Settings (server-wide secrets such as the cursor key)

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createScriptedAgent } from '@svc/agents';
+import { sha256Hex } from '@svc/core';
 import { createHarness } from '../testing/harness.js';
+import { PENDING_ABANDONED_MS } from './idempotency.js';
 
 describe('Idempotency-Key (DESIGN.md section 4)', () => {
   it('replays the first response: nothing runs twice, billed once', async () => {
@@ -73,6 +75,36 @@ describe('Idempotency-Key (DESIGN.md section 4)', () => {
     const again = await h.post(`${h.base}/${id}/messages`, { content: 'bye' }, opts);
     expect(again.status).toBe(200);
     expect(again.body.data).toEqual(first.body.data);
+  });
+
+  it('creates one session for concurrent repeats of a create: the repeats wait for the first and replay it', async () => {
+    const h = await createHarness();
+    const opts = { headers: { 'Idempotency-Key': 'create-concurrent' } };
+    const responses = await Promise.all(Array.from({ length: 5 }, () => h.post(h.base, { visitorId: 'v' }, opts)));
+    expect(responses.map((r) => r.status)).toEqual([201, 201, 201, 201, 201]);
+    expect(new Set(responses.map((r) => r.body.data.sessionId)).size).toBe(1);
+    expect(responses.filter((r) => r.headers.get('idempotent-replayed') === 'true')).toHaveLength(4);
+    const ledger = await h.store.listLedgerEntries(h.account.id, 20);
+    expect(ledger.filter((e) => e.operation === 'session.create')).toHaveLength(1);
+  });
+
+  it('takes over a key left pending by a request that died mid-way, once it is old enough', async () => {
+    const h = await createHarness();
+    const body = JSON.stringify({ visitorId: 'v' });
+    const scope = `${(await h.store.listApiKeys(h.account.id))[0]!.id} POST ${h.base}`;
+    await h.store.putIdempotencyRecord({
+      scope,
+      key: 'orphan',
+      requestHash: await sha256Hex(body),
+      status: 0,
+      body: '',
+      jobId: null,
+      createdAt: new Date(Date.now() - PENDING_ABANDONED_MS - 1),
+    });
+    const res = await h.post(h.base, { visitorId: 'v' }, { headers: { 'Idempotency-Key': 'orphan' } });
+    expect(res.status).toBe(201);
+    expect(res.headers.get('idempotent-replayed')).toBeNull();
+    expect((await h.store.getIdempotencyRecord(scope, 'orphan'))?.status).toBe(201);
   });
 
   it('refuses the same key with a different body: 422', async () => {

@@ -29,12 +29,17 @@ export async function turnIdempotency(c: Context<AppEnv>): Promise<{ key: string
   return key === undefined ? undefined : { key, requestHash: await sha256Hex(await c.req.text()) };
 }
 
+/** How long a repeat waits for the first request to finish; past it the first is taken for abandoned (crashed). */
+export const PENDING_ABANDONED_MS = 30_000;
+const POLL_MS = 25;
+
 /**
- * `Idempotency-Key` on the other POSTs (create session, end, rate, knowledge writes). Only successful responses are
- * recorded: a refused request ran nothing, so sending it again (after fixing the cause) must be allowed to succeed.
- * No lock is held across the request: two concurrent first uses of one key may both run, and the first to record
- * wins; these operations are safe to repeat (resume, end, rate and upserts converge). A replay bills nothing and
- * says so: its `meta.creditsConsumed` is 0.
+ * `Idempotency-Key` on the other POSTs (create session, end, rate, knowledge writes). The first request records the
+ * key as pending before it runs, and its response once it succeeded; a failure deletes the record, since a refused
+ * request ran nothing and a corrected retry must be allowed to succeed. A concurrent repeat polls the record (no lock
+ * held, no connection kept) until the first settles, then replays it; a pending record older than
+ * {@link PENDING_ABANDONED_MS} belonged to a process that died and is taken over. A replay bills nothing and says so:
+ * its `meta.creditsConsumed` is 0.
  */
 export function idempotency(store: Store, clock: Clock): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -42,33 +47,45 @@ export function idempotency(store: Store, clock: Clock): MiddlewareHandler<AppEn
     if (key === undefined || TURN_PATH.test(c.req.path)) return next();
     const scope = `${c.get('principal').keyId} POST ${c.req.path}`;
     const requestHash = await sha256Hex(await c.req.text());
+    const waitingSince = performance.now();
 
-    const existing = await store.getIdempotencyRecord(scope, key);
-    const fresh = existing && clock.now().getTime() - existing.createdAt.getTime() < IDEMPOTENCY_WINDOW_MS;
-    if (existing && fresh) {
+    for (;;) {
+      const now = clock.now();
+      if (await store.putIdempotencyRecord({ scope, key, requestHash, status: 0, body: '', jobId: null, createdAt: now })) {
+        try {
+          await next();
+        } catch (error) {
+          await store.settleIdempotencyRecord(scope, key, requestHash, null);
+          throw error;
+        }
+        const ok = c.res.status >= 200 && c.res.status < 300;
+        await store.settleIdempotencyRecord(scope, key, requestHash, ok ? { status: c.res.status, body: await c.res.clone().text() } : null);
+        return;
+      }
+      const existing = await store.getIdempotencyRecord(scope, key);
+      if (!existing) continue; // Deleted meanwhile (the first failed): this one runs.
+      const age = now.getTime() - existing.createdAt.getTime();
+      if (age >= IDEMPOTENCY_WINDOW_MS) {
+        await store.deleteIdempotencyRecordsBefore(new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS));
+        continue;
+      }
       if (existing.requestHash !== requestHash) {
         throw new SvcError('idempotency_key_reused', 'This Idempotency-Key was used with a different request body; use a new key.', {
           field: 'Idempotency-Key',
         });
       }
-      c.res = new Response(replayedBody(existing.body), {
-        status: existing.status,
-        headers: { 'content-type': 'application/json', 'idempotent-replayed': 'true', 'x-request-id': c.get('requestId') },
-      });
-      return;
-    }
-    await next();
-    if (c.res.status >= 200 && c.res.status < 300) {
-      if (existing) await store.deleteIdempotencyRecordsBefore(new Date(clock.now().getTime() - IDEMPOTENCY_WINDOW_MS));
-      await store.putIdempotencyRecord({
-        scope,
-        key,
-        requestHash,
-        status: c.res.status,
-        body: await c.res.clone().text(),
-        jobId: null,
-        createdAt: clock.now(),
-      });
+      if (existing.status !== 0) {
+        c.res = new Response(replayedBody(existing.body), {
+          status: existing.status,
+          headers: { 'content-type': 'application/json', 'idempotent-replayed': 'true', 'x-request-id': c.get('requestId') },
+        });
+        return;
+      }
+      if (age >= PENDING_ABANDONED_MS || performance.now() - waitingSince >= PENDING_ABANDONED_MS) {
+        await store.settleIdempotencyRecord(scope, key, requestHash, null);
+        continue;
+      }
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
   };
 }

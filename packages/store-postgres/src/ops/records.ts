@@ -8,6 +8,7 @@ type RecordOps = Pick<
   | 'getVisitor'
   | 'getIdempotencyRecord'
   | 'putIdempotencyRecord'
+  | 'settleIdempotencyRecord'
   | 'deleteIdempotencyRecordsBefore'
   | 'getOrCreateSetting'
 >;
@@ -52,6 +53,20 @@ export function recordOps(db: Db): RecordOps {
          returning key`,
         [record.scope, record.key, record.requestHash, record.status, record.body, record.jobId, record.createdAt],
       );
+      return rows.length > 0;
+    },
+    async settleIdempotencyRecord(scope, key, requestHash, response) {
+      const rows =
+        response === null
+          ? await db().query(
+              'delete from idempotency_records where scope = $1 and key = $2 and request_hash = $3 and status = 0 returning key',
+              [scope, key, requestHash],
+            )
+          : await db().query(
+              `update idempotency_records set status = $4, body = $5
+                where scope = $1 and key = $2 and request_hash = $3 and status = 0 returning key`,
+              [scope, key, requestHash, response.status, response.body],
+            );
       return rows.length > 0;
     },
     async deleteIdempotencyRecordsBefore(before) {

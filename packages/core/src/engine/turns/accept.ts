@@ -6,7 +6,7 @@ import type { TurnJob, TurnMode } from '../../store/callback-store.js';
 import type { StoreOps } from '../../store/store.js';
 import { loadSession, requireCredits } from '../access.js';
 import type { EngineContext } from '../context.js';
-import { visitorMessage, type StartedTurn } from './run.js';
+import { turnContext, visitorMessage, type StartedTurn } from './run.js';
 
 /** DESIGN.md section 4: a repeat within 24 h replays the first response, runs nothing twice, bills once. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -120,8 +120,13 @@ export async function acceptTurn(
       ...(userMessage ? { messageCount: userMessage.seq } : {}),
       ...(submission ? { pendingFormId: null } : {}),
     });
-    if (request.visitorContext) await tx.upsertVisitor(principal.accountId, session.visitorId, request.visitorContext, now);
-    if (userMessage) return { replay: false, job, claimed: true, started: { session: touched, userMessage } };
+    const visitor = request.visitorContext
+      ? await tx.upsertVisitor(principal.accountId, session.visitorId, request.visitorContext, now)
+      : undefined;
+    if (userMessage) {
+      const context = await turnContext(ctx, tx, touched, userMessage.seq, visitor);
+      return { replay: false, job, claimed: true, started: { session: touched, userMessage, ...context } };
+    }
     return { replay: false, job, claimed: false };
   });
 }

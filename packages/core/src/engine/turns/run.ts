@@ -1,11 +1,11 @@
 import type { AgentReply, IdentityClaims } from '../../agent.js';
 import { priceTurn, totalCredits } from '../../credits.js';
-import type { ReplyFormat, Session, StoredMessage, Widget } from '../../domain.js';
+import type { ReplyFormat, Session, StoredMessage, Visitor, VisitorContext, Widget } from '../../domain.js';
 import { ERROR_STATUS, SvcError, isSvcError, type ErrorCode } from '../../errors.js';
 import { resolveByAgent } from '../../session-machine.js';
 import type { TurnJob } from '../../store/callback-store.js';
 import type { StoreOps } from '../../store/store.js';
-import { charge } from '../billing.js';
+import { ledgerEntry } from '../billing.js';
 import type { EngineContext } from '../context.js';
 import { replyView } from '../views.js';
 import { completedPayload, delivery, failedPayload } from './payloads.js';
@@ -39,10 +39,29 @@ export interface RunHooks {
   started?: StartedTurn | undefined;
 }
 
-/** A turn whose visitor message is in the history: the session as of then, and the message. */
+/** A turn whose visitor message is in the history: the session as of then, the message, and what the agent sees. */
 export interface StartedTurn {
   session: Session;
   userMessage: StoredMessage;
+  /** The messages before it, oldest first, at most the history window. */
+  history: StoredMessage[];
+  visitorContext: VisitorContext;
+}
+
+/**
+ * What the agent sees of a starting turn, read in the transaction that starts it (so with the session row locked):
+ * the history before its message and the visitor's context (`visitor` when the transaction just upserted it).
+ */
+export async function turnContext(
+  ctx: EngineContext,
+  tx: StoreOps,
+  session: Session,
+  before: number,
+  visitor?: Visitor,
+): Promise<Pick<StartedTurn, 'history' | 'visitorContext'>> {
+  const recent = await tx.recentMessages({ widgetId: session.widgetId, sessionId: session.id, limit: ctx.historyWindow + 1 });
+  const known = visitor ?? (await tx.getVisitor(session.accountId, session.visitorId));
+  return { history: recent.filter((m) => m.seq < before).slice(-ctx.historyWindow), visitorContext: known?.context ?? {} };
 }
 
 /** The run's lease was taken over by another process (ours ran out): that one finishes the turn. */
@@ -76,6 +95,8 @@ export async function runTurnJob(ctx: EngineContext, job: TurnJob, hooks: RunHoo
       widget: setting.widget,
       session,
       userMessage,
+      history: started.history,
+      visitorContext: started.visitorContext,
       identity: job.identity,
       timezone: job.timezone ?? undefined,
       ...(hooks.onDelta ? { onDelta: hooks.onDelta } : {}),
@@ -119,7 +140,7 @@ async function startTurn(ctx: EngineContext, job: TurnJob): Promise<Started> {
         error: new SvcError('session_not_active', `Session ${job.sessionId} is ${current.status}; the message was kept but not answered.`),
       };
     }
-    return { ok: true, session: current, userMessage };
+    return { ok: true, session: current, userMessage, ...(await turnContext(ctx, tx, current, userMessage.seq)) };
   });
 }
 
@@ -154,6 +175,8 @@ interface AgentCall {
   widget: Widget;
   session: Session;
   userMessage: StoredMessage;
+  history: StoredMessage[];
+  visitorContext: VisitorContext;
   identity: IdentityClaims | null;
   timezone: string | undefined;
   onDelta?: (text: string) => void;
@@ -161,11 +184,6 @@ interface AgentCall {
 
 async function callAgent(ctx: EngineContext, call: AgentCall): Promise<AgentReply> {
   const { widget, session, userMessage } = call;
-  const [recent, visitor] = await Promise.all([
-    ctx.store.recentMessages({ widgetId: session.widgetId, sessionId: session.id, limit: ctx.historyWindow + 1 }),
-    ctx.store.getVisitor(session.accountId, session.visitorId),
-  ]);
-  const history = recent.filter((m) => m.seq < userMessage.seq).slice(-ctx.historyWindow);
   const controller = new AbortController();
   const hardStop = setTimeout(() => {
     controller.abort(new SvcError('agent_unavailable', `The AI did not answer within ${ctx.agentTimeoutMs} ms; your message was kept.`));
@@ -174,9 +192,9 @@ async function callAgent(ctx: EngineContext, call: AgentCall): Promise<AgentRepl
     return await ctx.agent.reply({
       widget,
       session,
-      history,
+      history: call.history,
       message: userMessage.content,
-      visitorContext: visitor?.context ?? {},
+      visitorContext: call.visitorContext,
       identity: call.identity,
       language: session.language ?? widget.language,
       timezone: call.timezone ?? session.timezone ?? widget.timezone,
@@ -201,56 +219,46 @@ function callbackUrl(job: TurnJob, hooks: RunHooks, setting: TurnSetting | null)
   return hooks.takeInline() ? null : url;
 }
 
+/** Step 3: one atomic write through the store (DESIGN.md section 3a); null from the store means our lease was lost. */
 async function commitTurn(ctx: EngineContext, job: TurnJob, hooks: RunHooks, setting: TurnSetting, reply: AgentReply): Promise<TurnOutcome> {
   const credits = priceTurn(ctx.pricing, reply.usage, reply.meters);
-  const outcome = await ctx.store.transaction(async (tx) => {
-    const session = await tx.lockSession(job.widgetId, job.sessionId);
-    const at = ctx.clock.now();
-    if (!session || !(await tx.finishTurnJob(job.id, { status: 'done', error: null, at, owner: hooks.owner }))) {
-      throw new LeaseLostError(job.id);
-    }
-    const stored: StoredMessage = {
-      id: job.replyMessageId,
-      widgetId: job.widgetId,
-      sessionId: job.sessionId,
-      seq: session.messageCount + 1,
-      role: 'assistant',
-      content: reply.content,
-      products: reply.products,
-      actions: reply.actions,
-      forms: reply.forms,
-      sessionEnded: reply.sessionEnded,
-      credits,
-      usage: reply.usage,
-      createdAt: at,
-    };
-    await tx.insertMessage(stored);
-    let next: Session = { ...session, messageCount: stored.seq, pendingFormId: reply.forms[0]?.formId ?? null };
-    if (reply.sessionEnded) next = resolveByAgent(next, at);
-    await tx.updateSession(job.widgetId, job.sessionId, {
-      messageCount: next.messageCount,
-      pendingFormId: next.pendingFormId,
-      status: next.status,
-      resolvedAt: next.resolvedAt,
-    });
-    const creditsConsumed = await charge(ctx, tx, {
-      accountId: job.accountId,
-      operation: 'message.turn',
-      credits,
-      widgetId: job.widgetId,
-      sessionId: job.sessionId,
-      messageId: stored.id,
-    });
-    const url = callbackUrl(job, hooks, setting);
-    if (url) {
-      const view = replyView(stored, { format: setting.replyFormat, formatReply: ctx.formatReply });
-      await tx.insertDelivery(delivery(ctx, job, url, 'message.completed', completedPayload(job, view), stored.id));
-    }
-    await finished(tx, job);
-    return { outcome: { ok: true as const, reply: stored, creditsConsumed }, delivered: url !== null };
+  const at = ctx.clock.now();
+  const message: Omit<StoredMessage, 'seq'> = {
+    id: job.replyMessageId,
+    widgetId: job.widgetId,
+    sessionId: job.sessionId,
+    role: 'assistant',
+    content: reply.content,
+    products: reply.products,
+    actions: reply.actions,
+    forms: reply.forms,
+    sessionEnded: reply.sessionEnded,
+    credits,
+    usage: reply.usage,
+    createdAt: at,
+  };
+  const url = callbackUrl(job, hooks, setting);
+  const view = replyView({ ...message, seq: 0 }, { format: setting.replyFormat, formatReply: ctx.formatReply });
+  const charge = ledgerEntry(ctx, {
+    accountId: job.accountId,
+    operation: 'message.turn',
+    credits,
+    widgetId: job.widgetId,
+    sessionId: job.sessionId,
+    messageId: message.id,
   });
-  if (outcome.delivered) ctx.onWork?.('delivery');
-  return outcome.outcome;
+  const stored = await ctx.store.commitTurn({
+    jobId: job.id,
+    owner: hooks.owner,
+    at,
+    reply: message,
+    session: { pendingFormId: reply.forms[0]?.formId ?? null, concludedAt: reply.sessionEnded ? at : null },
+    charge,
+    deliveries: url ? [delivery(ctx, job, url, 'message.completed', completedPayload(job, view), message.id)] : [],
+  });
+  if (!stored) throw new LeaseLostError(job.id);
+  if (url) ctx.onWork?.('delivery');
+  return { ok: true, reply: stored, creditsConsumed: charge?.total ?? 0 };
 }
 
 /** A turn that cannot be answered: the job fails (its message stays in the history), callers hear why. */

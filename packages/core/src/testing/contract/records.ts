@@ -37,6 +37,21 @@ export function recordContract(store: () => Store): void {
     expect(await store().getIdempotencyRecord('another scope', record.key)).toBeNull();
   });
 
+  it('settles a pending idempotency record with the response, or deletes it, once', async () => {
+    const pending = makeIdempotencyRecord({ status: 0, body: '' });
+    await store().putIdempotencyRecord(pending);
+    expect(await store().settleIdempotencyRecord(pending.scope, pending.key, 'another-hash', { status: 201, body: '{}' })).toBe(false);
+    expect(await store().settleIdempotencyRecord(pending.scope, pending.key, pending.requestHash, { status: 201, body: '{"a":1}' })).toBe(true);
+    expect(await store().getIdempotencyRecord(pending.scope, pending.key)).toEqual({ ...pending, status: 201, body: '{"a":1}' });
+    // Settled: neither replaced nor deleted any more.
+    expect(await store().settleIdempotencyRecord(pending.scope, pending.key, pending.requestHash, null)).toBe(false);
+
+    const failed = makeIdempotencyRecord({ status: 0, body: '' });
+    await store().putIdempotencyRecord(failed);
+    expect(await store().settleIdempotencyRecord(failed.scope, failed.key, failed.requestHash, null)).toBe(true);
+    expect(await store().getIdempotencyRecord(failed.scope, failed.key)).toBeNull();
+  });
+
   it('deletes idempotency records created strictly before a time', async () => {
     const old = makeIdempotencyRecord({ createdAt: at(1) });
     const boundary = makeIdempotencyRecord({ createdAt: at(2) });

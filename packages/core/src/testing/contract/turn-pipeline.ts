@@ -1,7 +1,8 @@
 import { expect, it } from 'vitest';
-import type { TurnEvent, TurnJob } from '../../store/callback-store.js';
+import type { Session } from '../../domain.js';
+import type { TurnCommit, TurnEvent, TurnJob } from '../../store/callback-store.js';
 import type { Store } from '../../store/store.js';
-import { at, makeIdempotencyRecord, makeSession, makeTurnJob } from '../fixtures.js';
+import { at, makeAccount, makeDelivery, makeIdempotencyRecord, makeLedgerEntry, makeMessage, makeSession, makeTurnJob } from '../fixtures.js';
 
 const LEASE_MS = 30_000;
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -135,6 +136,83 @@ export function turnPipelineContract(store: () => Store): void {
     await store().publishTurnEvent({ ...event, jobId: 'job_after_stop' });
     await pause(50);
     expect(events.map((e) => e.jobId)).toEqual(['job_e1', 'job_e2']);
+  });
+
+  /** A running job of `owner` on a session with `messages` messages, and a commit of its reply. */
+  async function runningTurn(owner: string, sessionOverrides: Partial<Session> = {}) {
+    const account = makeAccount({ balance: 50 });
+    const session = makeSession({ accountId: account.id, messageCount: 1, ...sessionOverrides });
+    const job = makeTurnJob({ accountId: account.id, widgetId: session.widgetId, sessionId: session.id, status: 'running', attempts: 1, leaseOwner: owner, leaseExpiresAt: at(130) });
+    await store().insertAccount(account);
+    await store().insertSession(session);
+    await store().insertMessage(makeMessage({ widgetId: session.widgetId, sessionId: session.id, seq: 1, role: 'user' }));
+    await store().insertTurnJob(job);
+    const reply = makeMessage({ id: job.replyMessageId, widgetId: session.widgetId, sessionId: session.id, createdAt: at(120) });
+    const { seq: _seq, ...unnumbered } = reply;
+    const commit: TurnCommit = {
+      jobId: job.id,
+      owner,
+      at: at(121),
+      reply: unnumbered,
+      session: { pendingFormId: 'callback', concludedAt: null },
+      charge: makeLedgerEntry({ accountId: account.id, widgetId: session.widgetId, sessionId: session.id, messageId: reply.id, total: 4 }),
+      deliveries: [makeDelivery({ accountId: account.id, widgetId: session.widgetId, sessionId: session.id, messageId: reply.id })],
+    };
+    return { account, session, job, reply: { ...reply, seq: 2 }, commit };
+  }
+
+  it('commits a turn at once: job done, reply numbered next, session, charge, delivery and event', async () => {
+    const { account, session, job, reply, commit } = await runningTurn('wrk_a');
+    const { events, stop } = listen(store());
+    expect(await store().commitTurn(commit)).toEqual(reply);
+    expect(await store().getMessage(session.widgetId, session.id, reply.id)).toEqual(reply);
+    expect(await store().getTurnJob(job.id)).toMatchObject({ status: 'done', leaseOwner: null, identity: null, finishedAt: at(121), error: null });
+    expect(await store().getSession(session.widgetId, session.id)).toMatchObject({ messageCount: 2, pendingFormId: 'callback', status: 'active' });
+    expect((await store().getAccount(account.id))?.balance).toBe(46);
+    expect(await store().listLedgerEntries(account.id, 5)).toEqual([commit.charge]);
+    expect(await store().getDelivery(commit.deliveries[0]!.id)).toEqual(commit.deliveries[0]);
+    await eventually(() => expect(events).toEqual([{ type: 'finished', jobId: job.id, widgetId: session.widgetId, sessionId: session.id }]));
+    stop();
+  });
+
+  it('writes nothing for a worker that no longer holds the job', async () => {
+    const { account, session, job, reply, commit } = await runningTurn('wrk_a');
+    expect(await store().commitTurn({ ...commit, owner: 'wrk_b' })).toBeNull();
+    expect(await store().getMessage(session.widgetId, session.id, reply.id)).toBeNull();
+    expect(await store().getTurnJob(job.id)).toMatchObject({ status: 'running', leaseOwner: 'wrk_a' });
+    expect((await store().getAccount(account.id))?.balance).toBe(50);
+    expect(await store().getDelivery(commit.deliveries[0]!.id)).toBeNull();
+    // Once committed, a second commit of the same job (a re-run that lost the race) writes nothing either.
+    expect(await store().commitTurn(commit)).not.toBeNull();
+    expect(await store().commitTurn({ ...commit, reply: { ...commit.reply, id: 'msg_second' } })).toBeNull();
+    expect((await store().listMessages({ widgetId: session.widgetId, sessionId: session.id, limit: 10 })).map((m) => m.seq)).toEqual([1, 2]);
+  });
+
+  it('resolves an active session the agent concluded, and leaves one ended meanwhile as it was', async () => {
+    const active = await runningTurn('wrk_a');
+    await store().commitTurn({ ...active.commit, session: { pendingFormId: 'callback', concludedAt: at(121) }, charge: null, deliveries: [] });
+    expect(await store().getSession(active.session.widgetId, active.session.id)).toMatchObject({
+      status: 'resolved',
+      resolvedAt: at(121),
+      pendingFormId: null,
+    });
+    expect((await store().getAccount(active.account.id))?.balance).toBe(50);
+
+    const ended = await runningTurn('wrk_a', { status: 'resolved', resolvedAt: at(100) });
+    await store().commitTurn({ ...ended.commit, session: { pendingFormId: null, concludedAt: at(121) } });
+    expect(await store().getSession(ended.session.widgetId, ended.session.id)).toMatchObject({ status: 'resolved', resolvedAt: at(100), messageCount: 2 });
+  });
+
+  it('commits with the enclosing transaction, or not at all', async () => {
+    const { session, reply, commit } = await runningTurn('wrk_a');
+    await expect(
+      store().transaction(async (tx) => {
+        await tx.commitTurn(commit);
+        throw new Error('rollback');
+      }),
+    ).rejects.toThrow('rollback');
+    expect(await store().getMessage(session.widgetId, session.id, reply.id)).toBeNull();
+    expect(await store().commitTurn(commit)).toEqual(reply);
   });
 
   it('keeps the job an idempotency record points at', async () => {
