@@ -1,5 +1,5 @@
 import { countTokens, createLocalAgent, DEMO_FORMS } from '@svc/agents';
-import type { KnowledgeHits, KnowledgeQuery, Store, StoreOps, StoredMessage } from '@svc/core';
+import type { AgentRequest, KnowledgeHits, KnowledgeQuery, Store, StoreOps, StoredMessage } from '@svc/core';
 import { zeroMeters } from '@svc/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { demoRequest, demoWidget, seedDemoStore } from './test-support.js';
@@ -238,5 +238,29 @@ describe('local agent: usage, abort and determinism', () => {
       const second = await createLocalAgent({ knowledge: store }).reply(demoRequest(question));
       expect(second).toEqual(first);
     }
+  });
+});
+
+describe('local agent: streaming', () => {
+  const questions = ['Do you ship to Canada?', 'What tents do you have?', 'Hello', "That's all, thanks. Bye!", 'I want to talk to sales'];
+
+  it('passes the reply to onDelta sentence by sentence, the pieces concatenating to the content', async () => {
+    const agent = createLocalAgent({ knowledge: store });
+    for (const question of questions) {
+      const deltas: string[] = [];
+      const reply = await agent.reply({ ...demoRequest(question), onDelta: (text: string) => deltas.push(text) });
+      expect(deltas.join('')).toBe(reply.content);
+      expect(deltas.every((delta) => delta !== '')).toBe(true);
+    }
+  });
+
+  it('streams a multi-sentence answer in several pieces, the same reply as without streaming', async () => {
+    const agent = createLocalAgent({ knowledge: store });
+    const deltas: string[] = [];
+    const streamed = await agent.reply({ ...demoRequest('Do you ship to Canada?'), onDelta: (text: string) => deltas.push(text) });
+    const plain = await agent.reply(demoRequest('Do you ship to Canada?'));
+    expect(streamed).toEqual(plain);
+    expect(deltas.length).toBeGreaterThan(1);
+    expect(deltas[0]?.trim()).toMatch(/[.!?]\**$/);
   });
 });

@@ -2,6 +2,7 @@ import type { Agent, AgentReply, AgentRequest, FormDefinition, StoreOps, Surface
 import { zeroMeters } from '@svc/core';
 import { abortable } from './abort.js';
 import { composeAnswer, productText } from './compose-answer.js';
+import { deltaSinkOf, sentencePieces } from './deltas.js';
 import { findTriggeredForm, firstTrigger, surfaceForm } from './forms.js';
 import { escapeMarkdown } from './markdown.js';
 import { phrasesFor, primaryLanguage } from './phrases.js';
@@ -49,7 +50,8 @@ interface Draft {
  * The offline agent (DESIGN.md section 6): no model, answers from the widget's knowledge bases. In order, a
  * message that names a form trigger surfaces that form, a greeting is greeted, thanks are acknowledged, a
  * farewell concludes the session, and anything else is looked up. Deterministic: the same request and the
- * same knowledge give the same reply, and tokens are counted with the o200k_base tokenizer.
+ * same knowledge give the same reply, and tokens are counted with the o200k_base tokenizer. A caller that
+ * streams (`onDelta`) receives the content sentence by sentence, the pieces concatenating to it exactly.
  *
  * @example
  * const agent = createLocalAgent({ knowledge: store });
@@ -62,7 +64,10 @@ export function createLocalAgent(options: LocalAgentOptions): Agent {
       request.signal.throwIfAborted();
       const draft = await draftReply(request, settings);
       request.signal.throwIfAborted();
-      return finish(request, settings, draft);
+      const reply = finish(request, settings, draft);
+      const sink = deltaSinkOf(request);
+      if (sink !== undefined) for (const piece of sentencePieces(reply.content)) sink(piece);
+      return reply;
     },
   };
 }

@@ -6,6 +6,7 @@ import { createMessagesResource, type MessagesResource } from './resources/messa
 import { createProductsResource, type ProductsResource } from './resources/products.js';
 import { createSessionsResource, type SessionsResource } from './resources/sessions.js';
 import { resolveRetry, type RetryOptions } from './retry.js';
+import { createFormStreams, createMessageStreams, createStreamStarter, type FormStreams, type MessageStreams } from './stream.js';
 import { createTransport } from './transport.js';
 
 /** Longer than the server's 25 s sync wait, so a slow turn comes back as a 202 rather than a timeout. */
@@ -29,8 +30,8 @@ export interface ClientOptions {
 /** One method per endpoint of spec section 4 and of the knowledge-base API, grouped by resource. */
 export interface SvcClient {
   sessions: SessionsResource;
-  messages: MessagesResource;
-  forms: FormsResource;
+  messages: MessagesResource & MessageStreams;
+  forms: FormsResource & FormStreams;
   knowledgeBases: KnowledgeBasesResource;
   products: ProductsResource;
   documents: DocumentsResource;
@@ -57,10 +58,17 @@ export function createClient(options: ClientOptions): SvcClient {
     retry: resolveRetry(options.retry),
     headers: options.headers ?? {},
   });
+  const startStream = createStreamStarter({
+    baseUrl: options.baseUrl,
+    apiKey: options.apiKey,
+    fetch: options.fetch,
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    headers: options.headers ?? {},
+  });
   return {
     sessions: createSessionsResource(transport),
-    messages: createMessagesResource(transport),
-    forms: createFormsResource(transport),
+    messages: { ...createMessagesResource(transport), ...createMessageStreams(startStream) },
+    forms: { ...createFormsResource(transport), ...createFormStreams(startStream) },
     knowledgeBases: createKnowledgeBasesResource(transport),
     products: createProductsResource(transport),
     documents: createDocumentsResource(transport),

@@ -3,6 +3,22 @@ export type { ClientOptions, SvcClient } from './client.js';
 export { isSvcApiError, SvcApiError } from './errors.js';
 export type { ClientErrorCode, SvcApiErrorCode, SvcApiErrorInit } from './errors.js';
 export { DEFAULT_RETRY } from './retry.js';
+export { DEFAULT_IDLE_TIMEOUT_MS } from './stream.js';
+export type {
+  FormStreams,
+  MessageCompletedEvent,
+  MessageDeltaEvent,
+  MessageFailedEvent,
+  MessageStartEvent,
+  MessageStreams,
+  StreamFormBody,
+  StreamMessageBody,
+  StreamOptions,
+  TurnStream,
+  TurnStreamEvent,
+} from './stream.js';
+export { readEventStream } from '@svc/core';
+export type { ServerSentEvent } from '@svc/core';
 export type { RetryOptions } from './retry.js';
 export type { DocumentsResource } from './resources/documents.js';
 export type { FormsResource } from './resources/forms.js';

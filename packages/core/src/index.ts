@@ -165,3 +165,5 @@ export {
 } from './identity-token.js';
 export type { IdentityTokenClaims, IdentityTokenFailure, VerifyIdentityTokenOptions } from './identity-token.js';
 export { ENGLISH_STOPWORDS, STOPWORDS, stemEnglish } from './text-terms.js';
+export { readEventStream } from './event-stream.js';
+export type { ServerSentEvent } from './event-stream.js';

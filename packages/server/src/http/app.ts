@@ -23,6 +23,8 @@ export interface AppOptions {
   trustProxy?: boolean | number;
   /** Extra routes (the widget bundle, the demo page) added by the Node entry. */
   extraRoutes?: (app: Hono<AppEnv>) => void;
+  /** How often a comment line keeps an idle event stream open; default 15,000 ms (DESIGN.md section 4). */
+  streamKeepAliveMs?: number;
   /** Metrics and the draining flag behind /readyz and /metrics; one of its own when absent. */
   operations?: Operations;
 }
@@ -87,7 +89,12 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   for (const path of ['/widgets/*', '/knowledge-bases/*', '/widget/*']) app.use(path, cors(store));
 
   let openApiDocument: ReturnType<typeof buildOpenApiDocument> | undefined;
-  const services = { engine, store, openApiDocument: () => (openApiDocument ??= buildOpenApiDocument()) };
+  const services = {
+    engine,
+    store,
+    openApiDocument: () => (openApiDocument ??= buildOpenApiDocument()),
+    stream: { logger, keepAliveMs: options.streamKeepAliveMs },
+  };
   for (const route of ROUTES) {
     const chain = route.auth === 'key' ? [noStore, checkPathIds(route), ...keyed] : [checkPathIds(route)];
     app.on(route.method.toUpperCase(), [honoPath(route.path)], ...chain, runRoute(route, services));
@@ -110,7 +117,7 @@ function checkPathIds(route: Route): MiddlewareHandler<AppEnv> {
   };
 }
 
-function runRoute(route: Route, services: Pick<RouteCall, 'engine' | 'store' | 'openApiDocument'>): Handler<AppEnv> {
+function runRoute(route: Route, services: Pick<RouteCall, 'engine' | 'store' | 'openApiDocument' | 'stream'>): Handler<AppEnv> {
   return async (c) => {
     let body: Record<string, unknown> | undefined;
     if (route.body) body = route.body.required ? await readRequiredJsonBody(c) : await readJsonBody(c);

@@ -23,12 +23,14 @@ import {
   type Principal,
   type Scope,
   type Store,
+  type TurnObserver,
   type WidgetConfig,
 } from '@svc/core';
 import { healthSchema, RESPONSE_SCHEMAS as R } from '../openapi/components.js';
 import { docsPageHtml } from '../openapi/docs-page.js';
 import type { AppEnv } from './auth.js';
 import { turnIdempotency } from './idempotency.js';
+import { chatTurn, streamTurn, type StreamOptions } from './stream-routes.js';
 
 /**
  * THE ROUTE TABLE: every endpoint of the HTTP app, once. `createApp` mounts each entry on Hono (with its
@@ -86,6 +88,8 @@ export interface RouteCall {
   query: Record<string, string>;
   /** The OpenAPI document (built once, from this table). */
   openApiDocument(): Record<string, unknown>;
+  /** How streamed answers (`response_type: "stream"`, /chat) log and keep idle connections open. */
+  stream: StreamOptions;
 }
 
 export type RouteResult = EngineResult<unknown> | PageResult<unknown> | Response;
@@ -187,9 +191,12 @@ export const ROUTES: readonly Route[] = [
     body: { schema: sendMessageRequestSchema, required: true },
     responses: TURN_RESPONSES,
     errors: [...KEYED, ...JSON_POST, ...SESSION, ...TURN],
-    // The Idempotency-Key is recorded in the transaction that accepts the turn (DESIGN.md section 3a).
-    handler: async ({ engine, principal, params, body, c }) =>
-      engine.sendMessage(principal, params.widgetId!, params.sessionId!, body, undefined, { idempotency: await turnIdempotency(c) }),
+    handler: async ({ engine, principal, params, body, c, stream }) => {
+      // The Idempotency-Key is recorded in the transaction that accepts the turn (DESIGN.md section 3a).
+      const idempotency = await turnIdempotency(c);
+      const run = (observer?: TurnObserver) => engine.sendMessage(principal, params.widgetId!, params.sessionId!, body, observer, { idempotency });
+      return body?.['response_type'] === 'stream' ? streamTurn(c, run, stream) : run();
+    },
   },
   {
     method: 'get',
@@ -220,9 +227,31 @@ export const ROUTES: readonly Route[] = [
     body: { schema: formSubmissionRequestSchema, required: true },
     responses: TURN_RESPONSES,
     errors: [...KEYED, ...JSON_POST, ...SESSION, ...TURN, 'form_rejected'],
-    // The Idempotency-Key is recorded in the transaction that accepts the turn (DESIGN.md section 3a).
-    handler: async ({ engine, principal, params, body, c }) =>
-      engine.submitForm(principal, params.widgetId!, params.sessionId!, body, undefined, { idempotency: await turnIdempotency(c) }),
+    handler: async ({ engine, principal, params, body, c, stream }) => {
+      // The Idempotency-Key is recorded in the transaction that accepts the turn (DESIGN.md section 3a).
+      const idempotency = await turnIdempotency(c);
+      const run = (observer?: TurnObserver) => engine.submitForm(principal, params.widgetId!, params.sessionId!, body, observer, { idempotency });
+      return body?.['response_type'] === 'stream' ? streamTurn(c, run, stream) : run();
+    },
+  },
+  {
+    method: 'post',
+    path: `${conversation}/chat`,
+    operationId: 'chat',
+    tag: 'Messages',
+    summary: 'Send a visitor message from the AI SDK (useChat)',
+    description:
+      'The Vercel AI SDK UI message stream protocol, so `useChat` with `DefaultChatTransport` talks to the service directly: the text of the last (user) message runs a streamed turn.',
+    auth: 'key',
+    scopes: CHAT,
+    identityToken: true,
+    // The AI SDK's own body: read here, validated by parseChatRequest; the document describes it (openapi/stream-docs.ts).
+    body: { schema: z.looseObject({}), required: true },
+    responses: {},
+    errors: [...KEYED, ...JSON_POST, ...SESSION, ...TURN],
+    document: false,
+    handler: async ({ engine, principal, params, body, c, stream }) =>
+      chatTurn(c, { engine, principal, widgetId: params.widgetId!, sessionId: params.sessionId!, body, idempotency: await turnIdempotency(c) }, stream),
   },
   {
     method: 'post',

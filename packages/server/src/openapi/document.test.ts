@@ -41,7 +41,7 @@ describe('OpenAPI document', () => {
       undocumented: [],
       notMounted: [],
     });
-    expect(new Set(mounted).size).toBe(21);
+    expect(new Set(mounted).size).toBe(22);
     expect(mounted).toEqual(expect.arrayContaining(['PUT /knowledge-bases/{kbId}/products/{productId}', 'DELETE /knowledge-bases/{kbId}/documents/{documentId}']));
   });
 
@@ -175,6 +175,21 @@ describe('OpenAPI document', () => {
     const accepts = (value: string | undefined) => listQuerySchema.safeParse({ limit: value }).success;
     expect([accepts('1'), accepts('100'), accepts('0'), accepts('101')]).toEqual([true, true, false, false]);
     expect(listQuerySchema.parse({}).limit).toBe(limitParameterSchema.parse(undefined));
+  });
+
+  it('documents the event stream of the turn endpoints and the AI SDK /chat endpoint', () => {
+    for (const path of ['/widgets/{widgetId}/conversations/{sessionId}/messages', '/widgets/{widgetId}/conversations/{sessionId}/form-submissions']) {
+      const ok = doc.paths[path].post.responses['200'];
+      expect(Object.keys(ok.content)).toEqual(['application/json', 'text/event-stream']);
+      expect(ok.content['text/event-stream']['x-events']['message.completed']).toEqual({ $ref: '#/components/schemas/MessageCompletedEvent' });
+    }
+    expect(doc.components.schemas.SendMessageRequest.properties.response_type.enum).toEqual(['sync', 'stream', 'callback']);
+    const chat = doc.paths['/widgets/{widgetId}/conversations/{sessionId}/chat'].post;
+    expect(chat.operationId).toBe('chat');
+    expect(Object.keys(chat.responses['200'].content)).toEqual(['text/event-stream']);
+    expect(chat.responses['200'].headers['x-vercel-ai-ui-message-stream']).toBeDefined();
+    expect(chat.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ChatRequest' });
+    expect(chat.responses['403'].content['application/json'].schema.allOf[1].properties.error.properties.code.enum).toContain('origin_not_allowed');
   });
 
   it('names the server: relative by default (Redocly failed on a document without servers), or the one given', () => {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ERROR_STATUS, listQuerySchema, type ErrorCode } from '@svc/core';
 import { PATH_PARAMETERS, pathParameters, ROUTES, TAGS, type Route } from '../http/routes.js';
 import { componentSchemas, parameterSchema, ref, schemaOf } from './components.js';
+import { addStreamingDocs } from './stream-docs.js';
 
 type Json = Record<string, unknown>;
 
@@ -157,7 +158,8 @@ function webhook(event: string, schema: 'MessageCompletedEvent' | 'MessageFailed
 export function buildOpenApiDocument(options: OpenApiDocumentOptions = {}): Json {
   const paths: Record<string, Record<string, Json>> = {};
   for (const endpoint of ROUTES) if (endpoint.document !== false) (paths[endpoint.path] ??= {})[endpoint.method] = operation(endpoint);
-  return {
+  // The streaming answers and /chat (documented as the AI SDK defines them) are added to the table's operations.
+  return addStreamingDocs({
     openapi: '3.1.0',
     info: {
       title: 'Svc Conversations API',
@@ -221,5 +223,5 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions = {}): Json
         },
       },
     },
-  };
+  });
 }

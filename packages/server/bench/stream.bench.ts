@@ -1,0 +1,132 @@
+/**
+ * `pnpm bench`, streaming part: stream turns (`response_type: "stream"`) through the real HTTP server, with an
+ * agent that writes its answer in timed pieces like a model producing tokens. Per turn it measures, from the
+ * client's side of a real socket:
+ *   - time to first delta: request sent → first `message.delta` bytes received (acceptance included);
+ *   - time to completion: request sent → `message.completed` received (agent time and commit included);
+ *   - first token → first SSE byte: the agent writing its first piece → those bytes reaching the client, the
+ *     service's own delay on a delta (target p99 ≤ 5 ms on loopback).
+ * Each with one client (what a visitor sees) and with BENCH_CONCURRENCY clients (under load; with PGlite the
+ * database runs on the server's own thread, so other turns' queries delay a delta). Runs on PGlite, and on PostgreSQL when BENCH_DATABASE_URL (or SVC_TEST_DATABASE_URL) names one (in a schema
+ * of its own, dropped afterwards).
+ */
+import pg from 'pg';
+import type { Store } from '@svc/core';
+import { createPgliteStore, createPostgresStore } from '@svc/store-postgres';
+import { createAccount } from '../src/admin/accounts.js';
+import { createApiKey } from '../src/admin/keys.js';
+import { createWidget } from '../src/admin/widgets.js';
+import { createLogger } from '../src/logger.js';
+import { listen } from '../src/node-server.js';
+import { createRuntime } from '../src/runtime.js';
+import { createTimedDeltaAgent, percentile, timeStreamedTurn } from '../src/testing/stream-timing.js';
+
+const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 5000);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
+const DELTAS = Number(process.env.BENCH_STREAM_DELTAS ?? 8);
+const DELTA_INTERVAL_MS = Number(process.env.BENCH_STREAM_DELTA_INTERVAL_MS ?? 2);
+const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? process.env.SVC_TEST_DATABASE_URL;
+
+interface StreamFigures {
+  turns: number;
+  perSecond: number;
+  firstDelta: number[];
+  completion: number[];
+  tokenToByte: number[];
+}
+
+async function streamTurns(store: Store, concurrency: number): Promise<StreamFigures> {
+  const timed = createTimedDeltaAgent({ deltas: DELTAS, intervalMs: DELTA_INTERVAL_MS });
+  const account = await createAccount(store, { name: 'Bench', credits: 1e12 });
+  const widget = await createWidget(store, { accountId: account.id, name: 'Bench' });
+  const { key } = await createApiKey(store, { accountId: account.id, scopes: ['conversations:chat'] });
+  const runtime = await createRuntime({
+    config: { cursorSecret: 'bench-cursor-secret-0123456789abcdef', syncTimeoutMs: 25_000, agentTimeoutMs: 120_000, allowPrivateCallbacks: false },
+    store,
+    logger: createLogger('silent'),
+    agent: timed.agent,
+  });
+  const server = await listen(runtime, { port: 0, host: '127.0.0.1', sweepIntervalMs: 3_600_000 });
+  const figures: StreamFigures = { turns: 0, perSecond: 0, firstDelta: [], completion: [], tokenToByte: [] };
+  const base = `/widgets/${widget.id}/conversations`;
+  const turn = async (sessionId: string, content: string, record: boolean): Promise<void> => {
+    const timing = await timeStreamedTurn({ url: `${server.url}${base}/${sessionId}/messages`, headers: { 'x-api-key': key }, content });
+    if (timing.status !== 200 || !timing.body.includes('event: message.completed\n')) throw new Error(`stream turn failed: ${timing.status} ${timing.body.slice(0, 300)}`);
+    if (!record) return;
+    figures.firstDelta.push(timing.firstDeltaAt - timing.sentAt);
+    figures.completion.push(timing.completedAt - timing.sentAt);
+    figures.tokenToByte.push(timing.firstDeltaAt - timed.firstDeltaAt.get(content)!);
+  };
+  const sessions = await Promise.all(
+    Array.from({ length: concurrency }, async (_, worker) => {
+      const res = await runtime.app.request(base, {
+        method: 'POST',
+        headers: { 'x-api-key': key, 'content-type': 'application/json' },
+        body: JSON.stringify({ visitorId: `bench-${worker}` }),
+      });
+      return ((await res.json()) as { data: { sessionId: string } }).data.sessionId;
+    }),
+  );
+  // Warm-up: cold code paths (JIT, lazy imports) are not what a running server spends its time on.
+  await Promise.all(sessions.map((sessionId, worker) => turn(sessionId, `warm-up ${worker}`, false)));
+  const started = performance.now();
+  const deadline = started + DURATION_MS;
+  await Promise.all(
+    sessions.map(async (sessionId, worker) => {
+      for (let n = 0; performance.now() < deadline; n++) await turn(sessionId, `Question ${n} from ${worker}`, true);
+    }),
+  );
+  figures.turns = figures.completion.length;
+  figures.perSecond = figures.turns / ((performance.now() - started) / 1000);
+  await server.close();
+  return figures;
+}
+
+async function onPostgres<T>(url: string, run: (store: Store) => Promise<T>): Promise<T> {
+  const schema = `bench_stream_${Math.random().toString(36).slice(2, 10)}`;
+  const store = await createPostgresStore({ connectionString: url, schema, max: 10 });
+  try {
+    return await run(store);
+  } finally {
+    await store.close();
+    const admin = new pg.Pool({ connectionString: url, max: 1 });
+    await admin.query(`drop schema if exists "${schema}" cascade`);
+    await admin.end();
+  }
+}
+
+const ms = (values: number[], p: number): string => percentile(values, p).toFixed(2).padStart(9);
+
+function rows(label: string, figures: StreamFigures): string[] {
+  return [
+    `${`${label}: time to first delta`.padEnd(62)} ${ms(figures.firstDelta, 50)} ${ms(figures.firstDelta, 99)}`,
+    `${`${label}: time to completion`.padEnd(62)} ${ms(figures.completion, 50)} ${ms(figures.completion, 99)}`,
+    `${`${label}: first token → first SSE byte`.padEnd(62)} ${ms(figures.tokenToByte, 50)} ${ms(figures.tokenToByte, 99)}`,
+  ];
+}
+
+/** One client (the latency a visitor sees), then CONCURRENCY clients (the same under load), on one store. */
+async function bothLoads(store: Store): Promise<Array<[string, StreamFigures]>> {
+  return [
+    ['1 client', await streamTurns(store, 1)],
+    [`${CONCURRENCY} clients`, await streamTurns(store, CONCURRENCY)],
+  ];
+}
+
+const results: Array<[string, StreamFigures]> = [];
+const pglite = await createPgliteStore({});
+try {
+  for (const [load, figures] of await bothLoads(pglite)) results.push([`PGlite, ${load}`, figures]);
+} finally {
+  await pglite.close();
+}
+if (DATABASE_URL) for (const [load, figures] of await onPostgres(DATABASE_URL, bothLoads)) results.push([`PostgreSQL, ${load}`, figures]);
+
+console.log(
+  `\nStream turns, ${DURATION_MS / 1000}s per row group; agent writes ${DELTAS} pieces ${DELTA_INTERVAL_MS} ms apart; Node ${process.version}\n`,
+);
+console.log(`${'measurement'.padEnd(62)} ${'p50 ms'.padStart(9)} ${'p99 ms'.padStart(9)}`);
+for (const [label, figures] of results) for (const line of rows(label, figures)) console.log(line);
+console.log('');
+for (const [label, figures] of results) console.log(`${label}: ${figures.turns} stream turns, ${figures.perSecond.toFixed(1)}/s`);
+if (!DATABASE_URL) console.log('PostgreSQL: skipped (set BENCH_DATABASE_URL to include it)');

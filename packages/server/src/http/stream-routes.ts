@@ -1,0 +1,139 @@
+import type { Context } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import { isSvcError, SvcError, type Engine, type Principal, type TurnCallOptions, type TurnObserver, type TurnResult } from '@svc/core';
+import type { Logger } from 'pino';
+import type { AppEnv } from './auth.js';
+import { parseChatRequest } from './chat-request.js';
+import { errorBody, sendResult } from './respond.js';
+import { SSE_KEEPALIVE, SSE_KEEPALIVE_MS, sseEvent } from './sse.js';
+import { startStreamedTurn, type AcceptedTurn, type StreamedTurnStart, type TurnFeedEvent } from './turn-feed.js';
+import { UI_MESSAGE_STREAM_DONE, uiMessageChunks } from './ui-message-stream.js';
+
+export interface StreamOptions {
+  logger: Logger;
+  /** How often a comment line keeps an idle stream open. Default 15,000 ms (DESIGN.md section 4). */
+  keepAliveMs?: number | undefined;
+}
+
+/** Runs a turn with an observer: the engine's sendMessage or submitForm with the caller's arguments bound. */
+type ObservedTurn = (observer: TurnObserver) => Promise<TurnResult>;
+
+/** Writes the frames for one event of a turn (its start, a delta, its outcome) through `write`, in order. */
+type FrameWriter = (write: (frame: string) => void, event: TurnFeedEvent | { type: 'start'; turn: Pick<AcceptedTurn, 'messageId' | 'sessionId'> }) => void;
+
+/**
+ * `response_type: "stream"` on POST …/messages and …/form-submissions (DESIGN.md section 4), answered as server-sent
+ * events (`message.start`, `message.delta`…, `message.completed` or `message.failed`). Refusals before the turn is
+ * accepted are thrown, so they answer as the usual JSON errors with their status. A client that goes away stops
+ * receiving, nothing more: the turn runs to its end and lands in the history.
+ */
+export async function streamTurn(c: Context<AppEnv>, run: ObservedTurn, options: StreamOptions): Promise<Response> {
+  const start = await startStreamedTurn(run);
+  return respond(c, start, { keepAliveMs: options.keepAliveMs ?? SSE_KEEPALIVE_MS, logger: options.logger, frames: turnEventFrames });
+}
+
+/**
+ * POST …/chat: the Vercel AI SDK UI message stream protocol, so `useChat` talks to the service directly. The text
+ * parts of the request's last message are the visitor's message; the turn is the same streamed turn.
+ */
+export async function chatTurn(
+  c: Context<AppEnv>,
+  call: { engine: Engine; principal: Principal; widgetId: string; sessionId: string; body: Record<string, unknown> | undefined; idempotency: TurnCallOptions['idempotency'] },
+  options: StreamOptions,
+): Promise<Response> {
+  const { message, contentField } = parseChatRequest(call.body ?? {});
+  const start = await startStreamedTurn((observer) =>
+    call.engine.sendMessage(call.principal, call.widgetId, call.sessionId, { ...message, response_type: 'stream' }, observer, {
+      idempotency: call.idempotency,
+    }),
+  ).catch((error: unknown) => {
+    // The engine names `content`; the caller sent it as the text parts of its last message.
+    throw isSvcError(error) && error.field === 'content' ? new SvcError(error.code, error.message, { field: contentField }) : error;
+  });
+  // The header by which the AI SDK's client recognises the protocol version it parses.
+  c.header('x-vercel-ai-ui-message-stream', 'v1');
+  return respond(c, start, { keepAliveMs: options.keepAliveMs ?? SSE_KEEPALIVE_MS, logger: options.logger, frames: uiMessageFrames() });
+}
+
+/** `message.*` events of DESIGN.md section 4. */
+const turnEventFrames: FrameWriter = (write, event) => {
+  switch (event.type) {
+    case 'start':
+      write(sseEvent('message.start', { messageId: event.turn.messageId, sessionId: event.turn.sessionId }));
+      break;
+    case 'delta':
+      write(sseEvent('message.delta', { text: event.text }));
+      break;
+    case 'completed':
+      write(sseEvent('message.completed', { data: event.data, meta: { creditsConsumed: event.creditsConsumed } }));
+      break;
+    case 'failed':
+      write(sseEvent('message.failed', errorBody(event.error).body));
+      break;
+  }
+};
+
+/** The same turn as UI message stream chunks, one `data:` line each, closed by `[DONE]`. */
+function uiMessageFrames(): FrameWriter {
+  const chunks = uiMessageChunks();
+  return (write, event) => {
+    for (const chunk of chunks(event)) write(sseEvent(undefined, chunk));
+    if (event.type === 'completed' || event.type === 'failed') write(UI_MESSAGE_STREAM_DONE);
+  };
+}
+
+interface RespondOptions {
+  keepAliveMs: number;
+  logger: Logger;
+  frames: FrameWriter;
+}
+
+/**
+ * Streams an accepted turn. The engine accepts every turn it answers in stream mode (a replay included), so a
+ * result without acceptance cannot stream; should one come, it is answered as the JSON it is.
+ */
+function respond(c: Context<AppEnv>, start: StreamedTurnStart, options: RespondOptions): Response {
+  if ('answered' in start) return sendResult(c, start.answered);
+  const { accepted } = start;
+  return eventStream(c, options, { turn: accepted, listen: (listener) => accepted.listen(listener), stopListening: () => accepted.stopListening() });
+}
+
+interface EventSource {
+  turn: Pick<AcceptedTurn, 'messageId' | 'sessionId'>;
+  listen(listener: (event: TurnFeedEvent) => void): void;
+  stopListening(): void;
+}
+
+function eventStream(c: Context<AppEnv>, options: RespondOptions, source: EventSource): Response {
+  // Proxies such as nginx buffer responses unless told not to; a buffered stream is no stream.
+  c.header('X-Accel-Buffering', 'no');
+  return streamSSE(c, async (stream) => {
+    // One synchronous write per frame: the transform stream behind `stream` keeps them in call order and
+    // hands each to the socket as it comes, so a delta is on the wire as soon as the agent writes it.
+    const write = (frame: string): void => {
+      void stream.write(frame);
+    };
+    let finish!: () => void;
+    const finished = new Promise<void>((resolve) => (finish = resolve));
+    const keepAlive = setInterval(() => write(SSE_KEEPALIVE), options.keepAliveMs);
+    stream.onAbort(() => {
+      // The client went away: stop writing to it. The turn itself is not told; it finishes and is stored.
+      source.stopListening();
+      finish();
+    });
+    options.frames(write, { type: 'start', turn: source.turn });
+    source.listen((event) => {
+      if (event.type === 'failed') {
+        const { status } = errorBody(event.error);
+        if (status >= 500) options.logger.error({ requestId: c.get('requestId'), err: event.error }, 'streamed turn failed');
+      }
+      options.frames(write, event);
+      if (event.type === 'completed' || event.type === 'failed') finish();
+    });
+    try {
+      await finished;
+    } finally {
+      clearInterval(keepAlive);
+    }
+  });
+}

@@ -1,0 +1,81 @@
+import { SvcError, type EngineResult, type MessageReply, type TurnObserver } from '@svc/core';
+
+/** What a streamed turn reports after its acceptance, in order. */
+export type TurnFeedEvent =
+  | { type: 'delta'; text: string }
+  | { type: 'completed'; data: MessageReply; creditsConsumed: number }
+  | { type: 'failed'; error: unknown };
+
+/** A turn the engine accepted: from here on it runs to its end, whoever listens. */
+export interface AcceptedTurn {
+  messageId: string;
+  sessionId: string;
+  /**
+   * Starts delivery to `listener`: first what happened since acceptance, then each event as it happens. Called
+   * once, by the response that streams it.
+   */
+  listen(listener: (event: TurnFeedEvent) => void): void;
+  /** The listener went away (the client disconnected): later events are dropped; the turn still finishes. */
+  stopListening(): void;
+}
+
+/** The outcome of starting a streamed turn: accepted and running, or answered at once without a stream. */
+export type StreamedTurnStart = { accepted: AcceptedTurn } | { answered: EngineResult<unknown> };
+
+/**
+ * Starts a turn with an observer and settles at the moment it is accepted (or refused). A refusal before
+ * acceptance rejects, so the HTTP adapter answers it as an ordinary JSON error with its status. A result that
+ * comes without an acceptance (which the engine does not do in stream mode) is handed back as it is.
+ *
+ * @example
+ * const start = await startStreamedTurn((observer) => engine.sendMessage(principal, widgetId, sessionId, body, observer));
+ */
+export function startStreamedTurn(run: (observer: TurnObserver) => Promise<EngineResult<unknown>>): Promise<StreamedTurnStart> {
+  return new Promise<StreamedTurnStart>((resolve, reject) => {
+    let accepted = false;
+    let backlog: TurnFeedEvent[] | null = [];
+    let listener: ((event: TurnFeedEvent) => void) | null = null;
+    const emit = (event: TurnFeedEvent): void => {
+      if (listener !== null) listener(event);
+      else backlog?.push(event);
+    };
+    const turn: Omit<AcceptedTurn, 'messageId' | 'sessionId'> = {
+      listen(next) {
+        const pending = backlog ?? [];
+        backlog = null;
+        listener = next;
+        for (const event of pending) next(event);
+      },
+      stopListening() {
+        backlog = null;
+        listener = null;
+      },
+    };
+    const observer: TurnObserver = {
+      onAccepted(info) {
+        if (accepted) return;
+        accepted = true;
+        resolve({ accepted: { ...turn, messageId: info.messageId, sessionId: info.sessionId } });
+      },
+      onDelta(text) {
+        if (accepted && text !== '') emit({ type: 'delta', text });
+      },
+    };
+    run(observer).then(
+      (result) => {
+        if (!accepted) {
+          resolve({ answered: result });
+        } else if (result.status === 200) {
+          emit({ type: 'completed', data: result.data as MessageReply, creditsConsumed: result.creditsConsumed });
+        } else {
+          // Stream mode has no 202 (SEAM.md); anything else after acceptance is reported as a failure.
+          emit({ type: 'failed', error: new SvcError('internal_error', `The turn ended with status ${result.status} instead of a reply.`) });
+        }
+      },
+      (error: unknown) => {
+        if (accepted) emit({ type: 'failed', error });
+        else reject(error);
+      },
+    );
+  });
+}

@@ -1,0 +1,69 @@
+import type { AcceptedTurn, TurnFeedEvent } from './turn-feed.js';
+import { errorBody } from './respond.js';
+
+/**
+ * The Vercel AI SDK's UI message stream protocol (v1, `x-vercel-ai-ui-message-stream: v1`): server-sent events
+ * whose data is one JSON chunk each (`start`, `text-start`, `text-delta`, `text-end`, `data-*`, `finish`,
+ * `error`), ended by `[DONE]`. The chunk shapes are the SDK's `UIMessageChunk`; its client validates them
+ * strictly, so nothing beyond them is added.
+ */
+export type UiMessageChunk =
+  | { type: 'start'; messageId: string; messageMetadata: { sessionId: string } }
+  | { type: 'text-start'; id: string }
+  | { type: 'text-delta'; id: string; delta: string }
+  | { type: 'text-end'; id: string }
+  | { type: 'data-products'; data: unknown[] }
+  | { type: 'data-forms'; data: unknown[] }
+  | { type: 'finish'; finishReason: 'stop'; messageMetadata: Record<string, unknown> }
+  | { type: 'error'; errorText: string };
+
+export const UI_MESSAGE_STREAM_DONE = 'data: [DONE]\n\n';
+
+type StreamEvent = TurnFeedEvent | { type: 'start'; turn: Pick<AcceptedTurn, 'messageId' | 'sessionId'> };
+
+/**
+ * Translates one turn's events into chunks: the reply is one text part (opened at the start so deltas can
+ * follow at once), products and forms come as `data-products` and `data-forms` parts, and the credits, the
+ * session's end and the reply as stored (its content in the key's reply format) as the finish metadata.
+ *
+ * @example
+ * const chunks = uiMessageChunks();
+ * chunks({ type: 'start', turn: { messageId: 'msg_1', sessionId: 'sess_1' } }); // start, text-start
+ */
+export function uiMessageChunks(): (event: StreamEvent) => UiMessageChunk[] {
+  let textId = 'text';
+  return (event) => {
+    switch (event.type) {
+      case 'start':
+        textId = `${event.turn.messageId}-text`;
+        return [
+          { type: 'start', messageId: event.turn.messageId, messageMetadata: { sessionId: event.turn.sessionId } },
+          { type: 'text-start', id: textId },
+        ];
+      case 'delta':
+        return [{ type: 'text-delta', id: textId, delta: event.text }];
+      case 'completed': {
+        const { data } = event;
+        const chunks: UiMessageChunk[] = [{ type: 'text-end', id: textId }];
+        if (data.products.length > 0) chunks.push({ type: 'data-products', data: data.products });
+        if (data.forms !== undefined && data.forms.length > 0) chunks.push({ type: 'data-forms', data: data.forms });
+        chunks.push({
+          type: 'finish',
+          finishReason: 'stop',
+          messageMetadata: {
+            creditsConsumed: event.creditsConsumed,
+            credits: data.credits,
+            usage: data.usage,
+            sessionEnded: data.sessionEnded,
+            content: data.content,
+          },
+        });
+        return chunks;
+      }
+      case 'failed': {
+        const { error } = errorBody(event.error).body as { error: { code: string; message: string } };
+        return [{ type: 'error', errorText: `${error.code}: ${error.message}` }];
+      }
+    }
+  };
+}

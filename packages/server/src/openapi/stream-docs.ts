@@ -1,0 +1,156 @@
+/**
+ * The streaming parts of the API reference (DESIGN.md section 4), kept apart from the endpoint table so the
+ * table stays one kind of thing: `response_type: "stream"` answers of the two turn endpoints, and the AI SDK
+ * `/chat` endpoint. Applied to the built document by {@link addStreamingDocs}.
+ */
+
+type Json = Record<string, unknown>;
+
+const conversation = '/widgets/{widgetId}/conversations/{sessionId}';
+const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
+
+/** The data of each `message.*` event, as JSON Schemas referring to the document's own components. */
+const EVENT_SCHEMAS: Record<string, Json> = {
+  MessageStartEvent: {
+    type: 'object',
+    description: 'Event `message.start`: the turn was accepted; its reply lands in the history under `messageId` even if the client disconnects.',
+    properties: { messageId: { type: 'string' }, sessionId: { type: 'string' } },
+    required: ['messageId', 'sessionId'],
+    additionalProperties: false,
+  },
+  MessageDeltaEvent: {
+    type: 'object',
+    description: 'Event `message.delta` (any number): the next piece of the reply\'s Markdown. The pieces concatenate to `data.content` of `message.completed` (for keys with the default `markdown` reply format).',
+    properties: { text: { type: 'string' } },
+    required: ['text'],
+    additionalProperties: false,
+  },
+  MessageCompletedEvent: {
+    type: 'object',
+    description: 'Event `message.completed` (last): the reply exactly as a sync call returns it, and what the turn cost.',
+    properties: { data: ref('MessageReply'), meta: ref('Meta') },
+    required: ['data', 'meta'],
+    additionalProperties: false,
+  },
+  MessageFailedEvent: {
+    type: 'object',
+    description: 'Event `message.failed` (last): the turn failed after acceptance (e.g. `agent_unavailable`); the visitor\'s message is kept and nothing is billed.',
+    properties: { error: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' }, field: { type: 'string' } }, required: ['code', 'message'] }, meta: ref('Meta') },
+    required: ['error', 'meta'],
+    additionalProperties: false,
+  },
+  ChatRequest: {
+    type: 'object',
+    description:
+      'The body the Vercel AI SDK\'s `DefaultChatTransport` sends. The text parts of the last message (which must be the user\'s) are the visitor\'s message; earlier messages are ignored, the service keeps its own history, so a client may send only the last one (`prepareSendMessagesRequest`), which keeps long chats under the 64 KiB body limit. `visitorContext`, `timezone` and `identity` are taken as in send-message (add them with the transport\'s `body` option).',
+    properties: {
+      id: { type: 'string', description: 'The chat id the client uses.' },
+      messages: {
+        type: 'array',
+        minItems: 1,
+        items: {
+          type: 'object',
+          properties: {
+            id: { type: 'string' },
+            role: { enum: ['system', 'user', 'assistant'] },
+            parts: { type: 'array', items: { type: 'object', properties: { type: { type: 'string' }, text: { type: 'string' } }, required: ['type'] } },
+          },
+          required: ['role', 'parts'],
+        },
+      },
+      trigger: { const: 'submit-message', description: '`regenerate-message` is refused: replies in the history are never replaced.' },
+      messageId: { type: 'string' },
+      visitorContext: ref('VisitorContext'),
+      timezone: { type: 'string' },
+      identity: ref('Identity'),
+    },
+    required: ['messages'],
+    additionalProperties: false,
+  },
+};
+
+const EVENT_STREAM_DESCRIPTION = [
+  'With `response_type: "stream"`: `200 text/event-stream`, one JSON `data:` line per event:',
+  '`message.start` `{ messageId, sessionId }`, then `message.delta` `{ text }` (any number), then `message.completed`',
+  '`{ data: <MessageReply>, meta }` or `message.failed` `{ error, meta }`; a comment line (`: keep-alive`) every 15 s.',
+  'Refusals before the turn is accepted are the ordinary JSON errors below, with their status.',
+].join(' ');
+
+const EVENT_STREAM_EXAMPLE = [
+  'event: message.start',
+  'data: {"messageId":"msg_01JDX6Z8Q0T4V9K3M2N5P7R8S1","sessionId":"sess_4f9c2a"}',
+  '',
+  'event: message.delta',
+  'data: {"text":"We ship to Canada in 5-8 business days. "}',
+  '',
+  'event: message.completed',
+  'data: {"data":{"messageId":"msg_01JDX6Z8Q0T4V9K3M2N5P7R8S1","content":"We ship to Canada in 5-8 business days. …"},"meta":{"creditsConsumed":1.2}}',
+  '',
+  '',
+].join('\n');
+
+function eventStreamContent(): Json {
+  return {
+    schema: { type: 'string', description: EVENT_STREAM_DESCRIPTION },
+    example: EVENT_STREAM_EXAMPLE,
+    // OpenAPI 3.1 cannot type the items of a stream; this maps each event name to the schema of its data.
+    'x-events': {
+      'message.start': ref('MessageStartEvent'),
+      'message.delta': ref('MessageDeltaEvent'),
+      'message.completed': ref('MessageCompletedEvent'),
+      'message.failed': ref('MessageFailedEvent'),
+    },
+  };
+}
+
+function chatOperation(sendMessage: Json): Json {
+  const responses = sendMessage['responses'] as Record<string, Json>;
+  const errors = Object.fromEntries(Object.entries(responses).filter(([status]) => Number(status) >= 400));
+  return {
+    operationId: 'chat',
+    tags: ['Messages'],
+    summary: 'Chat with the Vercel AI SDK (`useChat`)',
+    description:
+      'Sends the visitor message of an AI SDK chat request and streams the reply in the AI SDK UI message stream protocol (v1), so `useChat` with `new DefaultChatTransport({ api: \'…/chat\', headers: { \'X-API-Key\': key } })` works with no adapter. Same keys, scopes, identity rules and billing as send-message (widget public keys allowed). Chunks: `start` (the reply\'s `messageId`, `messageMetadata.sessionId`), `text-start`, `text-delta`…, `text-end`, `data-products` and `data-forms` when the reply has them, `finish` with `messageMetadata` `{ creditsConsumed, credits, usage, sessionEnded, content }`, or `error`; then `[DONE]`.',
+    security: sendMessage['security'],
+    parameters: sendMessage['parameters'],
+    requestBody: { required: true, content: { 'application/json': { schema: ref('ChatRequest') } } },
+    responses: {
+      200: {
+        description: 'The reply as a UI message stream.',
+        headers: {
+          'X-Request-Id': { $ref: '#/components/headers/RequestId' },
+          'x-vercel-ai-ui-message-stream': { description: 'The protocol version: `v1`.', schema: { const: 'v1' } },
+        },
+        content: {
+          'text/event-stream': {
+            schema: { type: 'string' },
+            example:
+              'data: {"type":"start","messageId":"msg_01JDX6Z8Q0T4V9K3M2N5P7R8S1","messageMetadata":{"sessionId":"sess_4f9c2a"}}\n\ndata: {"type":"text-start","id":"msg_01JDX6Z8Q0T4V9K3M2N5P7R8S1-text"}\n\ndata: {"type":"text-delta","id":"msg_01JDX6Z8Q0T4V9K3M2N5P7R8S1-text","delta":"Hi! "}\n\ndata: {"type":"text-end","id":"msg_01JDX6Z8Q0T4V9K3M2N5P7R8S1-text"}\n\ndata: {"type":"finish","finishReason":"stop","messageMetadata":{"creditsConsumed":0.4}}\n\ndata: [DONE]\n\n',
+          },
+        },
+      },
+      ...errors,
+    },
+  };
+}
+
+/**
+ * Adds the streaming answers to the turn endpoints' 200 responses, the `/chat` endpoint (with the errors and
+ * parameters of send-message, which it shares), and the event schemas.
+ */
+export function addStreamingDocs<D extends Json>(document: D): D {
+  const paths = document['paths'] as Record<string, Record<string, Json>>;
+  const components = document['components'] as { schemas: Record<string, Json> };
+  Object.assign(components.schemas, EVENT_SCHEMAS);
+  for (const path of [`${conversation}/messages`, `${conversation}/form-submissions`]) {
+    const post = paths[path]?.['post'];
+    if (post === undefined) continue;
+    post['description'] = `${String(post['description'] ?? '')}\n\n${EVENT_STREAM_DESCRIPTION}`;
+    const ok = (post['responses'] as Record<string, Json>)['200'];
+    if (ok !== undefined) (ok['content'] as Json)['text/event-stream'] = eventStreamContent();
+  }
+  const sendMessage = paths[`${conversation}/messages`]?.['post'];
+  if (sendMessage !== undefined) paths[`${conversation}/chat`] = { post: chatOperation(sendMessage) };
+  return document;
+}
