@@ -10,13 +10,17 @@ export interface EmbedOptions {
   css?: string;
   /** Page script run before widget.js loads (defines what `onload` calls). */
   script?: string;
+  /** `data-consent` (`required`: nothing in storage before the visitor opens the chat or consent is given). */
+  consent?: string;
 }
 
 const attr = (value: string): string => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 /** A site's page embedding the widget with one script tag, as the widget's README shows. */
 export function embedPage(options: EmbedOptions): string {
-  const endpoint = options.identityEndpoint ? ` data-identity-endpoint="${attr(options.identityEndpoint)}"` : '';
+  const endpoint =
+    (options.identityEndpoint ? ` data-identity-endpoint="${attr(options.identityEndpoint)}"` : '') +
+    (options.consent ? ` data-consent="${attr(options.consent)}"` : '');
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { VIEWPORTS } from '../support/browser.js';
 import { useE2E } from '../support/setup.js';
-import { openBubble, reply, sendMessage, widget, type SeenRequest } from '../support/widget.js';
+import { browserStorage, openBubble, reply, sendMessage, widget, type SeenRequest } from '../support/widget.js';
 
 // Issue 12: the loader draws the bubble, the panel loads lazily from the same origin, styles survive a strict CSP.
 const env = useE2E();
@@ -82,5 +82,39 @@ describe.each(Object.entries(VIEWPORTS))('under a strict CSP, on a %s', (_name, 
     await sendMessage(page, 'Do you ship to Canada?');
     expect(await reply(page, 1)).toMatch(/Canada/);
     expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual([]);
+  });
+});
+
+describe('trust', () => {
+  it('data-consent="required": nothing in storage until the visitor opens the chat, then the conversation is kept', async () => {
+    const { page, api } = await env.visit(env.embed('/consent', { consent: 'required' }));
+    const w = widget(page);
+    await w.launcher.waitFor({ state: 'visible' });
+    // Config read and panel loaded (idle): the widget is fully up, and still wrote nothing.
+    await expect.poll(() => panelRequests(api).length, { timeout: 8000 }).toBe(1);
+    expect((await browserStorage(page)).local).toEqual({});
+    await openBubble(page);
+    await sendMessage(page, 'Do you ship to Canada?');
+    await reply(page, 1);
+    expect(Object.keys((await browserStorage(page)).local).sort()).toEqual([expect.stringMatching(/^svc-widget:session:/), 'svc-widget:visitor']);
+  });
+
+  it('a reply that arrives while the panel is closed shows an unread badge on the launcher until it opens', async () => {
+    const { page } = await env.visit(env.embed('/unread'));
+    const w = widget(page);
+    await openBubble(page);
+    const release = env.service.hold();
+    try {
+      await sendMessage(page, 'Do you ship to Canada?');
+      await w.typing.waitFor({ state: 'visible' });
+      await w.id('svc-close').click();
+      await w.panel.waitFor({ state: 'hidden' });
+    } finally {
+      release();
+    }
+    await expect.poll(() => w.id('svc-unread').textContent()).toBe('1');
+    expect(await w.launcher.getAttribute('aria-label')).toBe('Open chat (1)');
+    await openBubble(page);
+    expect(await w.id('svc-unread').isVisible()).toBe(false);
   });
 });

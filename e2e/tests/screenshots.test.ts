@@ -32,7 +32,10 @@ describe.each(SHOTS)('docs/$file', ({ file, viewport, darkMode }) => {
       avatarUrl: `${env.site.origin}/img/avatar.png`,
       darkMode,
     });
-    const { page } = await env.visit(env.embed(`/shot-${darkMode}`), viewport);
+    const { page } = await env.visit('about:blank', viewport);
+    // A fixed clock: message times are in the picture, which must not change from one run to the next.
+    await page.clock.setFixedTime(new Date('2026-03-02T10:42:00Z'));
+    await page.goto(env.embed(`/shot-${darkMode}`));
     await openBubble(page);
     await sendMessage(page, 'Do you ship to Canada?');
     await reply(page, 1);

@@ -15,6 +15,8 @@ export interface ChatMessage {
    * banner's retry sends it again). Absent once the service accepted it.
    */
   status?: 'sending' | 'queued' | 'failed';
+  /** When it was written (epoch ms): the history's `createdAt`, or when it was typed or arrived. */
+  at?: number;
 }
 
 /** What the status banner shows. `retry` is null when trying again cannot help (a misconfigured key, say). */

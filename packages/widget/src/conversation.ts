@@ -126,6 +126,7 @@ export function createConversation(options: ConversationOptions): Conversation {
     content,
     products: [],
     forms: [],
+    at: Date.now(),
     ...extra,
   });
   /** Changes the messages with these keys (streaming will grow a reply through here too). */
@@ -209,7 +210,7 @@ export function createConversation(options: ConversationOptions): Conversation {
   }
 
   const fromHistory = (item: HistoryItem): ChatMessage =>
-    message(item.role, item.content, { id: item.messageId, products: item.products ?? [] });
+    message(item.role, item.content, { id: item.messageId, products: item.products ?? [], at: Date.parse(item.createdAt) });
 
   /** Reloads a stored conversation: its state, then its history (spec 4.6, 4.7). */
   async function load(stored: string): Promise<void> {

@@ -21,7 +21,7 @@ export function sameOriginEndpoint(path: string): string | undefined {
  */
 export function endpointProvider(url: string): IdentityTokenProvider {
   return async () => {
-    const response = await fetch(url, { credentials: 'include', cache: 'no-store', headers: { Accept: 'application/json' } });
+    const response = await fetch(url, { credentials: 'include', cache: 'no-store' });
     if (!response.ok) throw new Error(`identity endpoint answered ${response.status}`);
     const { token } = (await response.json()) as { token?: unknown };
     if (token === null || typeof token === 'string') return token;

@@ -93,21 +93,22 @@ export function createInstance(options: InstanceOptions & { shell: Shell; config
 
   /** The panel covers the whole screen (a phone): the page behind must not scroll, the keyboard must not hide it. */
   const fullScreen = (): boolean => bubble && matchMedia('(max-width: 480px)').matches;
-  let locked: [string, string] | null = null;
+  // The root's overflow governs the viewport's: hidden there, the page cannot scroll (the page's value comes back after).
+  let locked: string | null = null;
   const lockPage = (lock: boolean): void => {
-    const { documentElement: html, body } = document;
-    if (lock && !locked && fullScreen()) {
-      locked = [html.style.overflow, body.style.overflow];
-      html.style.overflow = body.style.overflow = 'hidden';
-    } else if (!lock && locked) {
-      [html.style.overflow, body.style.overflow] = locked;
+    const html = document.documentElement.style;
+    if (lock && locked === null && fullScreen()) {
+      locked = html.overflow;
+      html.overflow = 'hidden';
+    } else if (!lock && locked !== null) {
+      html.overflow = locked;
       locked = null;
     }
   };
   // With the on-screen keyboard up, the visual viewport is what is left of the screen: the panel fits into it.
   const followViewport = (): void => {
     const viewport = window.visualViewport;
-    if (!viewport || !locked) return;
+    if (!viewport || locked === null) return;
     shell.root.style.setProperty('--svc-vv-top', `${viewport.offsetTop}px`);
     shell.root.style.setProperty('--svc-vv-height', `${viewport.height}px`);
   };

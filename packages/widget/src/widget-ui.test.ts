@@ -183,4 +183,15 @@ describe('language and theme', () => {
     await waitFor(() => expect(service.requests.filter((r) => r.url.endsWith('/widget/config')).length).toBe(2));
     expect(byTestId('svc-launcher').querySelector('img')!.getAttribute('src')).toBe('https://cdn.example/page.png');
   });
+
+  it('shows when each message was written, beside its bubble (the bubble holds only the message)', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-03-01T09:05:00Z') });
+    bubble(config).open();
+    send('Hi');
+    await reply('Echo: Hi');
+    const times = [...shadow().querySelectorAll('[data-testid="svc-time"]')].map((element) => element.textContent);
+    const expected = new Intl.DateTimeFormat('en', { hour: 'numeric', minute: '2-digit' }).format(new Date('2026-03-01T09:05:00Z'));
+    expect(times).toEqual([expected, expected]);
+    expect(messages().map((message) => message.text)).toEqual(['Hi', 'Echo: Hi']);
+  });
 });

@@ -52,7 +52,7 @@ export function App({ kind, state, conversation, setOpen }: AppProps): VNode {
             {theme?.subtitle && <p>{theme.subtitle}</p>}
           </div>
           {/* Visitors are told they talk to an AI (EU AI Act art. 50): a visible badge, its meaning in words. */}
-          <span part="ai-badge" class="ai" role="img" aria-label={t.ai} title={t.ai} data-testid="svc-ai">
+          <span part="ai-badge" class="ai" role="img" aria-label={t.ai} data-testid="svc-ai">
             AI
           </span>
           {state.session === 'active' && (

@@ -17,6 +17,7 @@ interface MessageListProps {
 /** The conversation: greeting, messages with their product cards and forms, and the typing indicator. */
 export function MessageList({ state, conversation, locale, t }: MessageListProps): VNode {
   const { messages, typing, config } = state;
+  const clock = new Intl.DateTimeFormat(locale, { hour: 'numeric', minute: '2-digit' });
   return (
     <div part="messages" class="messages" data-testid="svc-messages">
       {config?.greeting && (
@@ -24,7 +25,7 @@ export function MessageList({ state, conversation, locale, t }: MessageListProps
           <Markdown text={config.greeting} />
         </div>
       )}
-      {messages.map(({ key, role, content, status, products, forms }) => {
+      {messages.map(({ key, role, content, status, products, forms, at }) => {
         // The cards show the products: the reply's own listing of them would say it twice (issue 12, defect 6).
         const text = role === 'assistant' && products.length ? withoutProductListing(content, products) : content;
         return [
@@ -45,6 +46,12 @@ export function MessageList({ state, conversation, locale, t }: MessageListProps
               {status === 'failed' && <b> · {t.notSent}</b>}
               {status === 'queued' && <i> · {t.queued}</i>}
             </div>
+          ),
+          // Beside the bubble rather than in it: the bubble's text stays exactly the message.
+          text && (
+            <small key={`${key}t`} data-testid="svc-time">
+              {clock.format(at)}
+            </small>
           ),
           products.length > 0 && (
             <div key={`${key}p`} part="products" class={`products${products.length > 1 ? ' several' : ''}`} data-key={text ? undefined : key}>
