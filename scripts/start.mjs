@@ -50,6 +50,9 @@ export async function startDemo(args) {
     const result = spawnSync(command, [...prefix, '--reporter=append-only', ...filters, 'run', 'build'], {
       cwd: root,
       stdio: ['ignore', 'ignore', 'inherit'],
+      // JavaScript only: the demo runs it, and the workspace's type checking reads the sources (`pnpm build` and
+      // `npm pack` write the declarations).
+      env: { ...process.env, SVC_SKIP_DTS: '1' },
     });
     if (result.status !== 0) {
       process.stderr.write(`Build failed (exit ${result.status ?? result.signal}); run \`pnpm build\` to see why.\n`);
