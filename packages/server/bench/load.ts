@@ -31,13 +31,17 @@ export async function runLoad(options: {
       }
     }),
   );
-  const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
+  return summarise(latencies, (performance.now() - started) / 1000);
+}
+
+/** Rate and latency percentiles of `latencies` (ms) measured over `seconds`. */
+export function summarise(latencies: number[], seconds: number): LoadResult {
+  const sorted = [...latencies].sort((a, b) => a - b);
   return {
-    requests: latencies.length,
+    requests: sorted.length,
     seconds,
-    perSecond: latencies.length / seconds,
-    p50Ms: percentile(latencies, 50),
-    p99Ms: percentile(latencies, 99),
+    perSecond: sorted.length / seconds,
+    p50Ms: percentile(sorted, 50),
+    p99Ms: percentile(sorted, 99),
   };
 }

@@ -7,7 +7,8 @@
  *   - callback turns through HTTP: 202 latency, and turns completed per second (reply committed);
  *   - stream turns (time to first delta and to completion), when this build has the streaming route;
  *   - database round trips and transactions per sync turn, counted by a driver that wraps the store's.
- * Beside a bare Hono JSON echo on the same Node HTTP server: the ceiling HTTP and JSON impose.
+ * Beside a bare Hono JSON echo on the same Node HTTP server: the ceiling HTTP and JSON impose. HTTP clients run in a
+ * worker thread, so they do not share the server's event loop (real clients are other machines).
  */
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
@@ -23,7 +24,8 @@ import { createLogger } from '../src/logger.js';
 import { listen } from '../src/node-server.js';
 import { createRuntime } from '../src/runtime.js';
 import { startReceiver } from '../src/testing/receiver.js';
-import { runLoad, type LoadResult } from './load.js';
+import { runHttpLoad } from './http-load.js';
+import type { LoadResult } from './load.js';
 import { storeTurns } from './store-turns.js';
 import { measureStreamTurns, type StreamTurnFigures } from './stream-turns.js';
 
@@ -41,17 +43,14 @@ async function echoBaseline(): Promise<LoadResult> {
     const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
   });
   const { port } = server.address() as AddressInfo;
-  const result = await runLoad({
-    ...load,
-    send: async () => {
-      const res = await fetch(`http://127.0.0.1:${port}/echo`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ content: 'Hello, what are your opening hours?' }),
-      });
-      await res.json();
-    },
-  });
+  const echo = {
+    urls: Array.from({ length: CONCURRENCY }, () => `http://127.0.0.1:${port}/echo`),
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ content: 'Hello, what are your opening hours?' }),
+    expectStatus: 200,
+  };
+  await runHttpLoad({ ...echo, durationMs: WARMUP_MS });
+  const result = await runHttpLoad({ ...echo, durationMs: DURATION_MS });
   server.close();
   return result;
 }
@@ -142,35 +141,21 @@ async function benchBackend(backend: Backend): Promise<BackendFigures> {
     await storeTurns(store, storeIds, { ...load, durationMs: WARMUP_MS });
     const storeResult = await storeTurns(store, storeIds, load);
 
-    const syncSessions = await newSessions();
-    const syncTurn = async (worker: number): Promise<void> => {
-      const res = await fetch(`${base}/${syncSessions[worker]}/messages`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ content: 'Hello, what are your opening hours?' }),
-      });
-      if (res.status !== 200) throw new Error(`sync turn failed: ${res.status} ${await res.text()}`);
-      await res.json();
-    };
-    await runLoad({ ...load, durationMs: WARMUP_MS, send: syncTurn });
+    const turnLoad = (sessionIds: string[], responseType: 'sync' | 'callback') => ({
+      urls: sessionIds.map((id) => `${base}/${id}/messages`),
+      headers,
+      body: JSON.stringify({ content: 'Hello, what are your opening hours?', response_type: responseType }),
+      expectStatus: responseType === 'sync' ? 200 : 202,
+    });
+    const syncTurns = turnLoad(await newSessions(), 'sync');
+    await runHttpLoad({ ...syncTurns, durationMs: WARMUP_MS });
     counting = true;
-    const sync = await runLoad({ ...load, send: syncTurn });
+    const sync = await runHttpLoad({ ...syncTurns, durationMs: DURATION_MS });
     counting = false;
 
     const callbackSessions = await newSessions();
     const started = performance.now();
-    const callbackAccepted = await runLoad({
-      ...load,
-      send: async (worker) => {
-        const res = await fetch(`${base}/${callbackSessions[worker]}/messages`, {
-          method: 'POST',
-          headers,
-          body: JSON.stringify({ content: 'Hello, what are your opening hours?', response_type: 'callback' }),
-        });
-        if (res.status !== 202) throw new Error(`callback turn failed: ${res.status} ${await res.text()}`);
-        await res.json();
-      },
-    });
+    const callbackAccepted = await runHttpLoad({ ...turnLoad(callbackSessions, 'callback'), durationMs: DURATION_MS });
     const sessionsDone = async (): Promise<boolean> => {
       for (const id of callbackSessions) if (await store.hasUnfinishedTurnJob(widget.id, id)) return false;
       return true;
