@@ -25,13 +25,18 @@ import { listen } from '../src/node-server.js';
 import { createRuntime } from '../src/runtime.js';
 import { startReceiver } from '../src/testing/receiver.js';
 import { runHttpLoad } from './http-load.js';
-import type { LoadResult } from './load.js';
+import { combine, type LoadResult } from './load.js';
 import { storeTurns } from './store-turns.js';
 import { measureStreamTurns, type StreamTurnFigures } from './stream-turns.js';
 
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 5000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
-/** Run, unmeasured, before each measured phase: JIT, PGlite's WASM and the pools warm up first. */
+/**
+ * The store-only and sync phases alternate in this many rounds (each DURATION_MS / ROUNDS long), so a change in the
+ * machine's load during the run affects both alike and their ratio stays meaningful.
+ */
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
+/** Run, unmeasured, before the measured phases: JIT, PGlite's WASM and the pools warm up first. */
 const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 1000);
 const POSTGRES_URL = process.env.SVC_BENCH_DATABASE_URL ?? process.env.SVC_TEST_DATABASE_URL;
 const load = { concurrency: CONCURRENCY, durationMs: DURATION_MS };
@@ -138,8 +143,6 @@ async function benchBackend(backend: Backend): Promise<BackendFigures> {
       );
 
     const storeIds = { accountId: account.id, widgetId: widget.id, keyId: apiKey.id };
-    await storeTurns(store, storeIds, { ...load, durationMs: WARMUP_MS });
-    const storeResult = await storeTurns(store, storeIds, load);
 
     const turnLoad = (sessionIds: string[], responseType: 'sync' | 'callback') => ({
       urls: sessionIds.map((id) => `${base}/${id}/messages`),
@@ -148,10 +151,19 @@ async function benchBackend(backend: Backend): Promise<BackendFigures> {
       expectStatus: responseType === 'sync' ? 200 : 202,
     });
     const syncTurns = turnLoad(await newSessions(), 'sync');
+    await storeTurns(store, storeIds, { ...load, durationMs: WARMUP_MS });
     await runHttpLoad({ ...syncTurns, durationMs: WARMUP_MS });
-    counting = true;
-    const sync = await runHttpLoad({ ...syncTurns, durationMs: DURATION_MS });
-    counting = false;
+    const storeRounds: LoadResult[] = [];
+    const syncRounds: LoadResult[] = [];
+    const roundMs = DURATION_MS / ROUNDS;
+    for (let round = 0; round < ROUNDS; round++) {
+      storeRounds.push(await storeTurns(store, storeIds, { ...load, durationMs: roundMs }));
+      counting = true;
+      syncRounds.push(await runHttpLoad({ ...syncTurns, durationMs: roundMs }));
+      counting = false;
+    }
+    const storeResult = combine(storeRounds);
+    const sync = combine(syncRounds);
 
     const callbackSessions = await newSessions();
     const started = performance.now();
@@ -193,7 +205,10 @@ const echo = await echoBaseline();
 const results: BackendFigures[] = [await benchBackend(pglite)];
 if (POSTGRES_URL) results.push(await benchBackend(postgres(POSTGRES_URL)));
 
-console.log(`\nTurns, ${CONCURRENCY} concurrent clients (one session each), ${DURATION_MS / 1000}s per measurement, Node ${process.version}\n`);
+console.log(
+  `\nTurns, ${CONCURRENCY} concurrent clients (one session each), ${DURATION_MS / 1000}s per measurement` +
+    ` (store-only and sync interleaved in ${ROUNDS} rounds), Node ${process.version}\n`,
+);
 console.log(`${'measurement'.padEnd(50)} ${'per s'.padStart(8)} ${'p50 ms'.padStart(9)} ${'p99 ms'.padStart(9)} ${'vs echo'.padStart(9)}`);
 console.log(row('baseline: bare Hono JSON echo (HTTP)', echo, echo));
 for (const r of results) {
