@@ -1,6 +1,8 @@
 /** A small closed-loop load generator: `concurrency` workers each send requests back to back. */
 
 export interface LoadResult {
+  /** Every request's latency (ms), ascending. */
+  latencies: number[];
   requests: number;
   seconds: number;
   perSecond: number;
@@ -31,13 +33,26 @@ export async function runLoad(options: {
       }
     }),
   );
-  const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
+  return summarise(latencies, (performance.now() - started) / 1000);
+}
+
+/** Rate and latency percentiles of `latencies` (ms) measured over `seconds`. */
+export function summarise(latencies: number[], seconds: number): LoadResult {
+  const sorted = [...latencies].sort((a, b) => a - b);
   return {
-    requests: latencies.length,
+    latencies: sorted,
+    requests: sorted.length,
     seconds,
-    perSecond: latencies.length / seconds,
-    p50Ms: percentile(latencies, 50),
-    p99Ms: percentile(latencies, 99),
+    perSecond: sorted.length / seconds,
+    p50Ms: percentile(sorted, 50),
+    p99Ms: percentile(sorted, 99),
   };
+}
+
+/** Several measurements of the same thing as one (rounds interleaved with other measurements). */
+export function combine(results: LoadResult[]): LoadResult {
+  return summarise(
+    results.flatMap((r) => r.latencies),
+    results.reduce((sum, r) => sum + r.seconds, 0),
+  );
 }

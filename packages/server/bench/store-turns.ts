@@ -85,10 +85,10 @@ export async function storeTurns(
       };
       // Accept, claimed at once (nothing queued on the session), so the turn starts here: the visitor's message too.
       await store.transaction(async (tx) => {
-        const session = await tx.lockSession(widgetId, job.sessionId);
-        const account = await tx.getAccount(accountId);
-        if (!session || !account || account.balance <= 0) throw new Error('bench account or session missing');
+        const locked = await tx.lockSessionForTurn(widgetId, job.sessionId, accountId);
+        if (!locked || !locked.account || locked.account.balance <= 0) throw new Error('bench account or session missing');
         if (await tx.hasUnfinishedTurnJob(widgetId, job.sessionId)) throw new Error('bench session busy');
+        const { session } = locked;
         await tx.insertTurnJob(job);
         await tx.insertMessage(message(session, job.userMessageId, session.messageCount + 1, 'user'));
         await tx.updateSession(widgetId, job.sessionId, {

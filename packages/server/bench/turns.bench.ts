@@ -7,7 +7,8 @@
  *   - callback turns through HTTP: 202 latency, and turns completed per second (reply committed);
  *   - stream turns (time to first delta and to completion), when this build has the streaming route;
  *   - database round trips and transactions per sync turn, counted by a driver that wraps the store's.
- * Beside a bare Hono JSON echo on the same Node HTTP server: the ceiling HTTP and JSON impose.
+ * Beside a bare Hono JSON echo on the same Node HTTP server: the ceiling HTTP and JSON impose. HTTP clients run in a
+ * worker thread, so they do not share the server's event loop (real clients are other machines).
  */
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
@@ -23,12 +24,20 @@ import { createLogger } from '../src/logger.js';
 import { listen } from '../src/node-server.js';
 import { createRuntime } from '../src/runtime.js';
 import { startReceiver } from '../src/testing/receiver.js';
-import { runLoad, type LoadResult } from './load.js';
+import { runHttpLoad } from './http-load.js';
+import { combine, type LoadResult } from './load.js';
 import { storeTurns } from './store-turns.js';
 import { measureStreamTurns, type StreamTurnFigures } from './stream-turns.js';
 
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 5000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
+/**
+ * The store-only and sync phases alternate in this many rounds (each DURATION_MS / ROUNDS long), so a change in the
+ * machine's load during the run affects both alike and their ratio stays meaningful.
+ */
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
+/** Run, unmeasured, before the measured phases: JIT, PGlite's WASM and the pools warm up first. */
+const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 1000);
 const POSTGRES_URL = process.env.SVC_BENCH_DATABASE_URL ?? process.env.SVC_TEST_DATABASE_URL;
 const load = { concurrency: CONCURRENCY, durationMs: DURATION_MS };
 
@@ -39,17 +48,14 @@ async function echoBaseline(): Promise<LoadResult> {
     const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
   });
   const { port } = server.address() as AddressInfo;
-  const result = await runLoad({
-    ...load,
-    send: async () => {
-      const res = await fetch(`http://127.0.0.1:${port}/echo`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ content: 'Hello, what are your opening hours?' }),
-      });
-      await res.json();
-    },
-  });
+  const echo = {
+    urls: Array.from({ length: CONCURRENCY }, () => `http://127.0.0.1:${port}/echo`),
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ content: 'Hello, what are your opening hours?' }),
+    expectStatus: 200,
+  };
+  await runHttpLoad({ ...echo, durationMs: WARMUP_MS });
+  const result = await runHttpLoad({ ...echo, durationMs: DURATION_MS });
   server.close();
   return result;
 }
@@ -136,38 +142,32 @@ async function benchBackend(backend: Backend): Promise<BackendFigures> {
         }),
       );
 
-    const storeResult = await storeTurns(store, { accountId: account.id, widgetId: widget.id, keyId: apiKey.id }, load);
+    const storeIds = { accountId: account.id, widgetId: widget.id, keyId: apiKey.id };
 
-    const syncSessions = await newSessions();
-    counting = true;
-    const sync = await runLoad({
-      ...load,
-      send: async (worker) => {
-        const res = await fetch(`${base}/${syncSessions[worker]}/messages`, {
-          method: 'POST',
-          headers,
-          body: JSON.stringify({ content: 'Hello, what are your opening hours?' }),
-        });
-        if (res.status !== 200) throw new Error(`sync turn failed: ${res.status} ${await res.text()}`);
-        await res.json();
-      },
+    const turnLoad = (sessionIds: string[], responseType: 'sync' | 'callback') => ({
+      urls: sessionIds.map((id) => `${base}/${id}/messages`),
+      headers,
+      body: JSON.stringify({ content: 'Hello, what are your opening hours?', response_type: responseType }),
+      expectStatus: responseType === 'sync' ? 200 : 202,
     });
-    counting = false;
+    const syncTurns = turnLoad(await newSessions(), 'sync');
+    await storeTurns(store, storeIds, { ...load, durationMs: WARMUP_MS });
+    await runHttpLoad({ ...syncTurns, durationMs: WARMUP_MS });
+    const storeRounds: LoadResult[] = [];
+    const syncRounds: LoadResult[] = [];
+    const roundMs = DURATION_MS / ROUNDS;
+    for (let round = 0; round < ROUNDS; round++) {
+      storeRounds.push(await storeTurns(store, storeIds, { ...load, durationMs: roundMs }));
+      counting = true;
+      syncRounds.push(await runHttpLoad({ ...syncTurns, durationMs: roundMs }));
+      counting = false;
+    }
+    const storeResult = combine(storeRounds);
+    const sync = combine(syncRounds);
 
     const callbackSessions = await newSessions();
     const started = performance.now();
-    const callbackAccepted = await runLoad({
-      ...load,
-      send: async (worker) => {
-        const res = await fetch(`${base}/${callbackSessions[worker]}/messages`, {
-          method: 'POST',
-          headers,
-          body: JSON.stringify({ content: 'Hello, what are your opening hours?', response_type: 'callback' }),
-        });
-        if (res.status !== 202) throw new Error(`callback turn failed: ${res.status} ${await res.text()}`);
-        await res.json();
-      },
-    });
+    const callbackAccepted = await runHttpLoad({ ...turnLoad(callbackSessions, 'callback'), durationMs: DURATION_MS });
     const sessionsDone = async (): Promise<boolean> => {
       for (const id of callbackSessions) if (await store.hasUnfinishedTurnJob(widget.id, id)) return false;
       return true;
@@ -205,7 +205,10 @@ const echo = await echoBaseline();
 const results: BackendFigures[] = [await benchBackend(pglite)];
 if (POSTGRES_URL) results.push(await benchBackend(postgres(POSTGRES_URL)));
 
-console.log(`\nTurns, ${CONCURRENCY} concurrent clients (one session each), ${DURATION_MS / 1000}s per measurement, Node ${process.version}\n`);
+console.log(
+  `\nTurns, ${CONCURRENCY} concurrent clients (one session each), ${DURATION_MS / 1000}s per measurement` +
+    ` (store-only and sync interleaved in ${ROUNDS} rounds), Node ${process.version}\n`,
+);
 console.log(`${'measurement'.padEnd(50)} ${'per s'.padStart(8)} ${'p50 ms'.padStart(9)} ${'p99 ms'.padStart(9)} ${'vs echo'.padStart(9)}`);
 console.log(row('baseline: bare Hono JSON echo (HTTP)', echo, echo));
 for (const r of results) {

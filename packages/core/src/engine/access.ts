@@ -52,6 +52,16 @@ export async function loadSession(
   lock = false,
 ): Promise<Session> {
   const stored = lock ? await store.lockSession(widget.id, sessionId) : await store.getSession(widget.id, sessionId);
+  return checkSession(ctx, { widget, sessionId, stored, principal }, store);
+}
+
+/** The checks of {@link loadSession} on a session already read. */
+export async function checkSession(
+  ctx: EngineContext,
+  read: { widget: Widget; sessionId: string; stored: Session | null; principal: Principal | null },
+  store: StoreOps,
+): Promise<Session> {
+  const { widget, sessionId, stored, principal } = read;
   if (!stored || stored.accountId !== widget.accountId) {
     throw new SvcError('session_not_found', `Session ${sessionId} was not found on widget ${widget.id}.`);
   }
@@ -65,7 +75,11 @@ export async function loadSession(
 
 /** 402 before any work (spec 7): balance exhausted or payment overdue. */
 export async function requireCredits(ctx: EngineContext, accountId: string, store: StoreOps = ctx.store): Promise<Account> {
-  const account = await store.getAccount(accountId);
+  return assertCredits(await store.getAccount(accountId));
+}
+
+/** The check of {@link requireCredits} on an account already read. */
+export function assertCredits(account: Account | null): Account {
   if (!account) throw new SvcError('invalid_api_key', 'The account of this API key no longer exists.');
   if (account.status === 'overdue') {
     throw new SvcError('insufficient_credits', 'Payment for this account is overdue; settle it in the console to continue.');

@@ -81,6 +81,32 @@ describe('streaming seam (TurnObserver)', () => {
     expect(synced.status).toBe(202);
   });
 
+  it('streams a turn that waited behind an earlier one of its session, each to its own caller', async () => {
+    const h = await createEngineHarness({
+      agent: {
+        async reply(request) {
+          const pieces = [`re `, request.message];
+          for (const piece of pieces) {
+            await new Promise((resolve) => setTimeout(resolve, 5));
+            request.onDelta?.(piece);
+          }
+          return agentReply(pieces.join(''));
+        },
+      },
+    });
+    const sessionId = await h.session();
+    const first = recorder();
+    const second = recorder();
+    const [a, b] = await Promise.all([
+      h.engine.sendMessage(h.principal, h.widget.id, sessionId, { content: 'one', response_type: 'stream' }, first),
+      h.engine.sendMessage(h.principal, h.widget.id, sessionId, { content: 'two', response_type: 'stream' }, second),
+    ]);
+    const deltas = (r: ReturnType<typeof recorder>) => r.events.filter(([kind]) => kind === 'delta').map(([, text]) => text);
+    expect(deltas(first)).toEqual(['re ', 'one']);
+    expect(deltas(second)).toEqual(['re ', 'two']);
+    expect([(a.data as { content: string }).content, (b.data as { content: string }).content]).toEqual(['re one', 're two']);
+  });
+
   it('finishes the turn when the observer throws (a caller that went away)', async () => {
     const h = await createEngineHarness({ agent: streamingAgent });
     const sessionId = await h.session();

@@ -202,6 +202,11 @@ export function createMemoryOps(state: MemoryState, publish: (event: TurnEvent) 
     async lockSession(widgetId, sessionId) {
       return copyOrNull(state.sessions.get(key(widgetId, sessionId)));
     },
+    async lockSessionForTurn(widgetId, sessionId, accountId) {
+      const session = state.sessions.get(key(widgetId, sessionId));
+      if (!session) return null;
+      return { session: copy(session), account: copyOrNull(state.accounts.get(accountId)) };
+    },
     async updateSession(widgetId, sessionId, patch) {
       const sessionKey = key(widgetId, sessionId);
       const session = state.sessions.get(sessionKey);

@@ -84,6 +84,13 @@ export interface StoreOps extends CallbackOps {
    * at a time without any lock held across transactions.
    */
   lockSession(widgetId: string, sessionId: string): Promise<Session | null>;
+  /**
+   * {@link lockSession} and the paying account in one round trip (accepting a turn). Null when the session does not
+   * exist. On PostgreSQL the account is as of the statement's start (a debit committed while it waited for the row
+   * lock may not show), which the balance check tolerates: balances may dip below zero by the last turn's price.
+   * Anything that must see what committed while waiting (a session's unfinished jobs) is read by a later statement.
+   */
+  lockSessionForTurn(widgetId: string, sessionId: string, accountId: string): Promise<{ session: Session; account: Account | null } | null>;
   updateSession(widgetId: string, sessionId: string, patch: SessionPatch): Promise<Session | null>;
   /** Marks every active session whose `expiresAt` is at or before `now` as expired; returns how many. */
   expireSessions(now: Date): Promise<number>;

@@ -23,7 +23,11 @@ export interface Workers {
   stop(): Promise<void>;
 }
 
-/** The background workers of DESIGN.md section 5: callback turns and deliveries. */
+/**
+ * The background workers of DESIGN.md sections 3a and 5: turn jobs nobody in this process is running (a crashed
+ * process's, once their lease ran out, and queued ones whose turn came while their own process missed the news), and
+ * deliveries. Turns accepted by this process run without them.
+ */
 export function startWorkers(options: WorkerOptions): Workers {
   const owner = workerId();
   const onError = (error: unknown): void => options.logger.error({ err: error }, 'worker round failed');

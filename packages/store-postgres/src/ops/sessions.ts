@@ -1,11 +1,11 @@
-import type { SessionPatch, StoreOps } from '@svc/core';
-import { json, toMessage, toSession, type MessageRow, type SessionRow } from '../rows.js';
+import type { Account, SessionPatch, StoreOps } from '@svc/core';
+import { json, toAccount, toMessage, toSession, type MessageRow, type SessionRow } from '../rows.js';
 import type { Db } from './db.js';
 import { buildSet, type ColumnSpec } from './patch.js';
 
 type SessionOps = Pick<
   StoreOps,
-  'lockSession' | 'insertSession' | 'getSession' | 'updateSession' | 'expireSessions' | 'insertMessage' | 'getMessage' | 'listMessages' | 'recentMessages'
+  'lockSession' | 'lockSessionForTurn' | 'insertSession' | 'getSession' | 'updateSession' | 'expireSessions' | 'insertMessage' | 'getMessage' | 'listMessages' | 'recentMessages'
 >;
 
 const SESSION_PATCH_COLUMNS: Readonly<Record<keyof SessionPatch, ColumnSpec>> = {
@@ -20,6 +20,15 @@ const SESSION_PATCH_COLUMNS: Readonly<Record<keyof SessionPatch, ColumnSpec>> = 
   pendingFormId: { column: 'pending_form_id' },
   identitySub: { column: 'identity_sub' },
 };
+
+/** A session row with its account's columns (null when the account is missing). */
+interface LockedForTurnRow extends SessionRow {
+  a_id: string | null;
+  a_name: string | null;
+  a_balance: number | null;
+  a_status: Account['status'] | null;
+  a_created_at: Date | null;
+}
 
 export function sessionOps(db: Db): SessionOps {
   return {
@@ -57,6 +66,23 @@ export function sessionOps(db: Db): SessionOps {
     async lockSession(widgetId, sessionId) {
       const [row] = await db().query<SessionRow>('select * from sessions where widget_id = $1 and id = $2 for update', [widgetId, sessionId]);
       return row ? toSession(row) : null;
+    },
+    async lockSessionForTurn(widgetId, sessionId, accountId) {
+      // `for update of s` locks the session row only. A row lock waited for yields the row's latest version, but the
+      // rest of the statement (the account) is read as of its start: see the port's note.
+      const [row] = await db().query<LockedForTurnRow>(
+        `select s.*, a.id as a_id, a.name as a_name, a.balance as a_balance, a.status as a_status, a.created_at as a_created_at
+           from sessions s left join accounts a on a.id = $3
+          where s.widget_id = $1 and s.id = $2
+            for update of s`,
+        [widgetId, sessionId, accountId],
+      );
+      if (!row) return null;
+      const account =
+        row.a_id === null || row.a_name === null || row.a_balance === null || row.a_status === null || row.a_created_at === null
+          ? null
+          : toAccount({ id: row.a_id, name: row.a_name, balance: row.a_balance, status: row.a_status, created_at: row.a_created_at });
+      return { session: toSession(row), account };
     },
     async updateSession(widgetId, sessionId, patch) {
       const set = buildSet(patch, SESSION_PATCH_COLUMNS, 3);

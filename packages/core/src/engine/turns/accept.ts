@@ -4,7 +4,7 @@ import { SvcError } from '../../errors.js';
 import { assertAcceptsMessages, touch } from '../../session-machine.js';
 import type { TurnJob, TurnMode } from '../../store/callback-store.js';
 import type { StoreOps } from '../../store/store.js';
-import { loadSession, requireCredits } from '../access.js';
+import { assertCredits, checkSession } from '../access.js';
 import type { EngineContext } from '../context.js';
 import { turnContext, visitorMessage, type StartedTurn } from './run.js';
 
@@ -63,7 +63,8 @@ export async function acceptTurn(
 ): Promise<Acceptance> {
   const { principal, widget, sessionId } = request;
   return ctx.store.transaction(async (tx) => {
-    const session = await loadSession(ctx, widget, sessionId, principal, tx, true);
+    const locked = await tx.lockSessionForTurn(widget.id, sessionId, principal.accountId);
+    const session = await checkSession(ctx, { widget, sessionId, stored: locked?.session ?? null, principal }, tx);
     const now = ctx.clock.now();
 
     const scope = turnIdempotencyScope(request);
@@ -72,8 +73,9 @@ export async function acceptTurn(
 
     assertAcceptsMessages(session);
     const submission = request.precheck?.(session);
-    await requireCredits(ctx, principal.accountId, tx);
+    assertCredits(locked?.account ?? null);
 
+    // A statement of its own, after the lock: it must see a job that an acceptance we waited for just committed.
     const claimNow = !(await tx.hasUnfinishedTurnJob(widget.id, sessionId));
     const job: TurnJob = {
       id: ctx.ids.sortable('job', now),

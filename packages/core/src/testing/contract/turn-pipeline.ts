@@ -56,6 +56,38 @@ export function turnPipelineContract(store: () => Store): void {
     expect(await store().lockSession(session.widgetId, session.id)).toEqual(session);
   });
 
+  it('reads the locked session and the paying account at once', async () => {
+    const account = makeAccount({ balance: 7 });
+    const session = makeSession({ accountId: account.id });
+    await store().insertAccount(account);
+    await store().insertSession(session);
+    expect(await store().lockSessionForTurn(session.widgetId, session.id, account.id)).toEqual({ session, account });
+    expect(await store().transaction((tx) => tx.lockSessionForTurn(session.widgetId, session.id, account.id))).toEqual({ session, account });
+    expect(await store().lockSessionForTurn(session.widgetId, session.id, 'acct_missing')).toEqual({ session, account: null });
+    expect(await store().lockSessionForTurn(session.widgetId, 'sess_missing', account.id)).toBeNull();
+    // Its lock serialises read-modify-write like lockSession's.
+    let idle = 0;
+    await Promise.all(
+      Array.from({ length: 8 }, () =>
+        store().transaction(async (tx) => {
+          const locked = await tx.lockSessionForTurn(session.widgetId, session.id, account.id);
+          // Jobs inserted by the transactions it waited for are visible to the statements after it.
+          const busy = await tx.hasUnfinishedTurnJob(session.widgetId, session.id);
+          await pause(2);
+          await tx.updateSession(session.widgetId, session.id, { messageCount: locked!.session.messageCount + 1 });
+          if (!busy) {
+            idle++;
+            await tx.insertTurnJob(makeTurnJob({ widgetId: session.widgetId, sessionId: session.id }));
+          }
+        }),
+      ),
+    );
+    expect((await store().getSession(session.widgetId, session.id))!.messageCount).toBe(8);
+    // Exactly one of the eight saw the session idle (the regression: a busy flag read within the locking statement
+    // missed the job of the transaction it had waited for).
+    expect(idle).toBe(1);
+  });
+
   it('tells whether a session has a queued or running job', async () => {
     const job = makeTurnJob({ widgetId: 'wgt_u', sessionId: 'sess_u' });
     expect(await store().hasUnfinishedTurnJob('wgt_u', 'sess_u')).toBe(false);
