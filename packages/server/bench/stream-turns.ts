@@ -4,8 +4,8 @@
  * of `concurrency` clients on its own session, back to back for `durationMs`). `bench/stream.bench.ts` adds the
  * service's own delay on a delta (an agent's first token to the first SSE byte) with an agent writing in pieces.
  */
-import { timeStreamedTurn } from '../src/testing/stream-timing.js';
-import type { LoadResult } from './load.js';
+import { Worker } from 'node:worker_threads';
+import { summarise, type LoadResult } from './load.js';
 
 export interface StreamTurnFigures {
   /** From sending the request to the first delta event. */
@@ -24,34 +24,54 @@ export interface StreamBenchTarget {
   durationMs: number;
 }
 
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
-function summary(latencies: number[], seconds: number): LoadResult {
-  const sorted = [...latencies].sort((a, b) => a - b);
-  return { requests: sorted.length, seconds, perSecond: sorted.length / seconds, p50Ms: percentile(sorted, 50), p99Ms: percentile(sorted, 99) };
-}
-
-export async function measureStreamTurns(target: StreamBenchTarget): Promise<StreamTurnFigures | null> {
-  const firstDelta: number[] = [];
-  const completed: number[] = [];
+/**
+ * The clients, in a worker thread (an event loop of their own, as with the sync and callback phases): each reads
+ * its response as it arrives and notes when the first delta event and the completed event came in.
+ */
+const CLIENTS = /* js */ `
+const { parentPort, workerData } = require('node:worker_threads');
+const { urls, headers, durationMs } = workerData;
+const body = JSON.stringify({ content: 'Hello, what are your opening hours?', response_type: 'stream' });
+(async () => {
+  const firstDelta = [];
+  const completed = [];
+  const deadline = performance.now() + durationMs;
   const started = performance.now();
-  const deadline = started + target.durationMs;
-  await Promise.all(
-    Array.from({ length: target.concurrency }, async (_, worker) => {
-      const url = `${target.base}/${target.sessionIds[worker]}/messages`;
-      while (performance.now() < deadline) {
-        const timing = await timeStreamedTurn({ url, headers: target.headers, content: 'Hello, what are your opening hours?' });
-        if (timing.status !== 200 || !timing.body.includes('event: message.completed\n')) {
-          throw new Error(`stream turn failed: ${timing.status} ${timing.body.slice(0, 300)}`);
-        }
-        firstDelta.push(timing.firstDeltaAt - timing.sentAt);
-        completed.push(timing.completedAt - timing.sentAt);
+  await Promise.all(urls.map(async (url) => {
+    while (performance.now() < deadline) {
+      const t0 = performance.now();
+      const res = await fetch(url, { method: 'POST', headers, body });
+      if (res.status !== 200) throw new Error('HTTP ' + res.status + ': ' + (await res.text()));
+      const reader = res.body.getReader();
+      const decoder = new TextDecoder();
+      let text = '';
+      let delta = NaN;
+      let done = NaN;
+      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+        const now = performance.now();
+        text += decoder.decode(chunk.value, { stream: true });
+        if (Number.isNaN(delta) && text.includes('event: message.delta\\n')) delta = now;
+        if (Number.isNaN(done) && text.includes('event: message.completed\\n')) done = now;
       }
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  return { firstDelta: summary(firstDelta, seconds), completed: summary(completed, seconds) };
+      if (Number.isNaN(done)) throw new Error('stream turn did not complete: ' + text.slice(0, 300));
+      firstDelta.push(delta - t0);
+      completed.push(done - t0);
+    }
+  }));
+  parentPort.postMessage({ firstDelta, completed, seconds: (performance.now() - started) / 1000 });
+})().catch((error) => parentPort.postMessage({ error: String(error) }));
+`;
+
+export function measureStreamTurns(target: StreamBenchTarget): Promise<StreamTurnFigures | null> {
+  const urls = target.sessionIds.slice(0, target.concurrency).map((id) => `${target.base}/${id}/messages`);
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(CLIENTS, { eval: true, workerData: { urls, headers: target.headers, durationMs: target.durationMs } });
+    worker.once('message', (message: { firstDelta?: number[]; completed?: number[]; seconds?: number; error?: string }) => {
+      void worker.terminate();
+      const { firstDelta, completed, seconds } = message;
+      if (message.error !== undefined || !firstDelta || !completed || seconds === undefined) reject(new Error(message.error ?? 'no result'));
+      else resolve({ firstDelta: summarise(firstDelta, seconds), completed: summarise(completed, seconds) });
+    });
+    worker.once('error', reject);
+  });
 }

@@ -6,6 +6,8 @@
  *   - time to completion: request sent → `message.completed` received (agent time and commit included);
  *   - first token → first SSE byte: the agent writing its first piece → those bytes reaching the client, the
  *     service's own delay on a delta (target p99 ≤ 5 ms on loopback).
+ * The clients run in the server's process, so both sides read one clock; under load they share its event loop,
+ * which makes the loaded rows pessimistic (bench/stream-turns.ts measures loaded turns from a worker thread).
  * Each with one client (what a visitor sees) and with BENCH_CONCURRENCY clients (under load; with PGlite the
  * database runs on the server's own thread, so other turns' queries delay a delta). Runs on PGlite, and on PostgreSQL when BENCH_DATABASE_URL (or SVC_TEST_DATABASE_URL) names one (in a schema
  * of its own, dropped afterwards).
