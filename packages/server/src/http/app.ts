@@ -2,7 +2,7 @@ import { Hono, type Handler, type MiddlewareHandler } from 'hono';
 import { requestId } from 'hono/request-id';
 import { parseInput, systemClock, SvcError, type Clock, type Engine, type Store } from '@svc/core';
 import type { Logger } from 'pino';
-import { createOperations, operationsRoutes, type Operations } from '../operations/operations.js';
+import { createOperations, operationsMiddleware, type Operations } from '../operations/operations.js';
 import { buildOpenApiDocument } from '../openapi/document.js';
 import { apiKeyAuth, type AppEnv } from './auth.js';
 import { limitBody, readJsonBody, readRequiredJsonBody } from './body.js';
@@ -70,8 +70,9 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     return c.json(body, status);
   });
 
-  // /readyz, /metrics, request metrics and compression (DESIGN.md section 9), before everything they measure.
-  operationsRoutes(options.operations ?? createOperations(store))(app);
+  // Request metrics and compression (DESIGN.md section 9), before everything they measure.
+  const operations = options.operations ?? createOperations(store);
+  operationsMiddleware(operations)(app);
 
   // Wrong methods on known paths are 405 with `Allow` from the route table, before any key check or query;
   // HEAD only where the table allows it, so it never runs or bills a metered read.
@@ -94,6 +95,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     store,
     openApiDocument: () => (openApiDocument ??= buildOpenApiDocument()),
     stream: { logger, keepAliveMs: options.streamKeepAliveMs },
+    operations,
   };
   for (const route of ROUTES) {
     const chain = route.auth === 'key' ? [noStore, checkPathIds(route), ...keyed] : [checkPathIds(route)];
@@ -117,7 +119,7 @@ function checkPathIds(route: Route): MiddlewareHandler<AppEnv> {
   };
 }
 
-function runRoute(route: Route, services: Pick<RouteCall, 'engine' | 'store' | 'openApiDocument' | 'stream'>): Handler<AppEnv> {
+function runRoute(route: Route, services: Pick<RouteCall, 'engine' | 'store' | 'openApiDocument' | 'stream' | 'operations'>): Handler<AppEnv> {
   return async (c) => {
     let body: Record<string, unknown> | undefined;
     if (route.body) body = route.body.required ? await readRequiredJsonBody(c) : await readJsonBody(c);

@@ -31,6 +31,7 @@ import { docsPageHtml } from '../openapi/docs-page.js';
 import type { AppEnv } from './auth.js';
 import { turnIdempotency } from './idempotency.js';
 import { chatTurn, streamTurn, type StreamOptions } from './stream-routes.js';
+import { metricsText, readiness, type Operations } from '../operations/operations.js';
 
 /**
  * THE ROUTE TABLE: every endpoint of the HTTP app, once. `createApp` mounts each entry on Hono (with its
@@ -90,6 +91,8 @@ export interface RouteCall {
   openApiDocument(): Record<string, unknown>;
   /** How streamed answers (`response_type: "stream"`, /chat) log and keep idle connections open. */
   stream: StreamOptions;
+  /** Metrics and the draining flag, for /readyz and /metrics. */
+  operations: Operations;
 }
 
 export type RouteResult = EngineResult<unknown> | PageResult<unknown> | Response;
@@ -504,6 +507,34 @@ export const ROUTES: readonly Route[] = [
       await store.getAccount('acct_healthcheck');
       return c.json({ status: 'ok' });
     },
+  },
+  {
+    method: 'get',
+    path: '/readyz',
+    operationId: 'getReadiness',
+    tag: 'Operations',
+    summary: 'Readiness probe',
+    description: '200 when the database answers and its migrations are current; 503 otherwise, and at once after SIGTERM (draining). For orchestrators and load balancers.',
+    auth: 'none',
+    head: true,
+    // An orchestrator probe (README "Production"), not part of the API a client programs against.
+    document: false,
+    responses: { 200: { schema: z.object({}).loose(), description: 'Ready.' } },
+    errors: [],
+    handler: async ({ c, operations }) => readiness(c, operations),
+  },
+  {
+    method: 'get',
+    path: '/metrics',
+    operationId: 'getMetrics',
+    tag: 'Operations',
+    summary: 'Prometheus metrics',
+    description: 'HTTP requests by route and status with latency histograms, turns, agent latency, queue depth, deliveries by outcome, pool use.',
+    auth: 'none',
+    document: false,
+    responses: { 200: { schema: z.string(), description: 'The Prometheus text format.' } },
+    errors: [],
+    handler: async ({ c, operations }) => metricsText(c, operations),
   },
   {
     method: 'get',

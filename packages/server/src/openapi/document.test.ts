@@ -181,7 +181,7 @@ describe('OpenAPI document', () => {
     for (const path of ['/widgets/{widgetId}/conversations/{sessionId}/messages', '/widgets/{widgetId}/conversations/{sessionId}/form-submissions']) {
       const ok = doc.paths[path].post.responses['200'];
       expect(Object.keys(ok.content)).toEqual(['application/json', 'text/event-stream']);
-      expect(ok.content['text/event-stream']['x-events']['message.completed']).toEqual({ $ref: '#/components/schemas/MessageCompletedEvent' });
+      expect(ok.content['text/event-stream']['x-events']['message.completed']).toEqual({ $ref: '#/components/schemas/StreamCompletedEvent' });
     }
     expect(doc.components.schemas.SendMessageRequest.properties.response_type.enum).toEqual(['sync', 'stream', 'callback']);
     const chat = doc.paths['/widgets/{widgetId}/conversations/{sessionId}/chat'].post;

@@ -11,28 +11,28 @@ const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
 
 /** The data of each `message.*` event, as JSON Schemas referring to the document's own components. */
 const EVENT_SCHEMAS: Record<string, Json> = {
-  MessageStartEvent: {
+  StreamStartEvent: {
     type: 'object',
     description: 'Event `message.start`: the turn was accepted; its reply lands in the history under `messageId` even if the client disconnects.',
     properties: { messageId: { type: 'string' }, sessionId: { type: 'string' } },
     required: ['messageId', 'sessionId'],
     additionalProperties: false,
   },
-  MessageDeltaEvent: {
+  StreamDeltaEvent: {
     type: 'object',
     description: 'Event `message.delta` (any number): the next piece of the reply\'s Markdown. The pieces concatenate to `data.content` of `message.completed` (for keys with the default `markdown` reply format).',
     properties: { text: { type: 'string' } },
     required: ['text'],
     additionalProperties: false,
   },
-  MessageCompletedEvent: {
+  StreamCompletedEvent: {
     type: 'object',
     description: 'Event `message.completed` (last): the reply exactly as a sync call returns it, and what the turn cost.',
     properties: { data: ref('MessageReply'), meta: ref('Meta') },
     required: ['data', 'meta'],
     additionalProperties: false,
   },
-  MessageFailedEvent: {
+  StreamFailedEvent: {
     type: 'object',
     description: 'Event `message.failed` (last): the turn failed after acceptance (e.g. `agent_unavailable`); the visitor\'s message is kept and nothing is billed.',
     properties: { error: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' }, field: { type: 'string' } }, required: ['code', 'message'] }, meta: ref('Meta') },
@@ -91,14 +91,19 @@ const EVENT_STREAM_EXAMPLE = [
 
 function eventStreamContent(): Json {
   return {
-    schema: { type: 'string', description: EVENT_STREAM_DESCRIPTION },
+    schema: {
+      type: 'string',
+      description: EVENT_STREAM_DESCRIPTION,
+      // JSON Schema's own word for what a string holds: the data line of each event is one of these.
+      contentSchema: { oneOf: [ref('StreamStartEvent'), ref('StreamDeltaEvent'), ref('StreamCompletedEvent'), ref('StreamFailedEvent')] },
+    },
     example: EVENT_STREAM_EXAMPLE,
     // OpenAPI 3.1 cannot type the items of a stream; this maps each event name to the schema of its data.
     'x-events': {
-      'message.start': ref('MessageStartEvent'),
-      'message.delta': ref('MessageDeltaEvent'),
-      'message.completed': ref('MessageCompletedEvent'),
-      'message.failed': ref('MessageFailedEvent'),
+      'message.start': ref('StreamStartEvent'),
+      'message.delta': ref('StreamDeltaEvent'),
+      'message.completed': ref('StreamCompletedEvent'),
+      'message.failed': ref('StreamFailedEvent'),
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { Store } from '@svc/core';
 import { storeStatus, type StoreStatus } from '@svc/store-postgres';
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
 import type { AppEnv } from '../http/auth.js';
 import { compression } from '../http/compression.js';
 import { createMetrics, type Metrics } from './metrics.js';
@@ -41,10 +41,10 @@ export function createOperations(store: Store, options: { processMetrics?: boole
 }
 
 /**
- * `/readyz`, `/metrics`, the request metrics and response compression (DESIGN.md section 9). Registered before
- * every other route, so the middleware sees them all.
+ * The request metrics and response compression (DESIGN.md section 9), registered before every route so they see
+ * them all. The `/readyz` and `/metrics` routes themselves are entries of the route table (http/routes.ts).
  */
-export function operationsRoutes(operations: Operations): (app: Hono<AppEnv>) => void {
+export function operationsMiddleware(operations: Operations): (app: Hono<AppEnv>) => void {
   return (app) => {
     app.use(operations.metrics.http);
     app.use(compression());
@@ -53,30 +53,32 @@ export function operationsRoutes(operations: Operations): (app: Hono<AppEnv>) =>
       // Keep-alive clients reconnect (to another instance) instead of reusing a connection about to close.
       if (operations.draining) c.header('Connection', 'close');
     });
-
-    app.get('/readyz', async (c) => {
-      c.header('Cache-Control', 'no-store');
-      if (operations.draining) return c.json({ status: 'draining' }, 503);
-      let status: StoreStatus;
-      try {
-        status = await operations.status();
-      } catch {
-        return c.json({ status: 'unavailable', database: 'unreachable' }, 503);
-      }
-      if (status.pendingMigrations > 0) {
-        return c.json({ status: 'unavailable', database: 'ok', pendingMigrations: status.pendingMigrations }, 503);
-      }
-      return c.json({ status: 'ready', database: 'ok', pendingMigrations: 0 });
-    });
-
-    app.get('/metrics', async (c) => {
-      try {
-        operations.metrics.setStoreStatus(await operations.status());
-      } catch {
-        // An unreachable database leaves the database gauges at their last values; /readyz reports it.
-      }
-      const { registry } = operations.metrics;
-      return c.body(await registry.metrics(), 200, { 'Content-Type': registry.contentType, 'Cache-Control': 'no-store' });
-    });
   };
+}
+
+/** `/readyz`: 200 when the database answers, its migrations are current and the process is not draining. */
+export async function readiness(c: Context<AppEnv>, operations: Operations): Promise<Response> {
+  c.header('Cache-Control', 'no-store');
+  if (operations.draining) return c.json({ status: 'draining' }, 503);
+  let status: StoreStatus;
+  try {
+    status = await operations.status();
+  } catch {
+    return c.json({ status: 'unavailable', database: 'unreachable' }, 503);
+  }
+  if (status.pendingMigrations > 0) {
+    return c.json({ status: 'unavailable', database: 'ok', pendingMigrations: status.pendingMigrations }, 503);
+  }
+  return c.json({ status: 'ready', database: 'ok', pendingMigrations: 0 });
+}
+
+/** `/metrics` in the Prometheus text format. */
+export async function metricsText(c: Context<AppEnv>, operations: Operations): Promise<Response> {
+  try {
+    operations.metrics.setStoreStatus(await operations.status());
+  } catch {
+    // An unreachable database leaves the database gauges at their last values; /readyz reports it.
+  }
+  const { registry } = operations.metrics;
+  return c.body(await registry.metrics(), 200, { 'Content-Type': registry.contentType, 'Cache-Control': 'no-store' });
 }
