@@ -17,8 +17,8 @@ export type {
   TurnStream,
   TurnStreamEvent,
 } from './stream.js';
-export { readEventStream } from '@svc/core';
-export type { ServerSentEvent } from '@svc/core';
+export { readEventStream } from '@svc/core/event-stream';
+export type { ServerSentEvent } from '@svc/core/event-stream';
 export type { RetryOptions } from './retry.js';
 export type { DocumentsResource } from './resources/documents.js';
 export type { FormsResource } from './resources/forms.js';

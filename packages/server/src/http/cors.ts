@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import { SvcError, type Store } from '@svc/core';
+import { SvcError, widgetIdSchema, type Store } from '@svc/core';
 import type { AppEnv } from './auth.js';
 
 const ALLOWED_HEADERS = 'Content-Type, X-API-Key, X-Identity-Token, Idempotency-Key';
@@ -10,7 +10,9 @@ function pathWidgetId(path: string): string | undefined | null {
   const raw = /^\/widgets\/([^/]+)/.exec(path)?.[1];
   if (raw === undefined) return undefined;
   try {
-    return decodeURIComponent(raw);
+    const id = decodeURIComponent(raw);
+    // An id that breaks the id rules (NUL, lone surrogates, wrong shape) names no widget, and never reaches a query.
+    return widgetIdSchema.safeParse(id).success ? id : null;
   } catch {
     return null; // malformed escapes name no widget
   }
@@ -39,10 +41,11 @@ export function cors(store: Store): MiddlewareHandler<AppEnv> {
       });
     }
     await next();
-    // A 401 (a mistyped or revoked pk_live_ key) or 429 refused before any key was resolved answers the same to
-    // every origin and carries no account's data: the widget may read why instead of seeing a network error.
-    const readable = (c.res.status === 401 || c.res.status === 429) && !c.get('principal');
-    const allowed = c.get('corsOrigin') ?? (origin && readable ? origin : undefined);
+    // A 401 (a mistyped or revoked pk_live_ key) or 429 refused before any key was resolved carries no account's
+    // data; when a live public key allows the origin (one indexed lookup), the widget may read why instead of
+    // seeing a network error. Other origins learn nothing.
+    const refusedEarly = (c.res.status === 401 || c.res.status === 429) && !c.get('principal');
+    const allowed = c.get('corsOrigin') ?? (origin && refusedEarly && (await store.publicKeyAllowsOrigin(origin)) ? origin : undefined);
     if (allowed) {
       c.res.headers.set('Access-Control-Allow-Origin', allowed);
       c.res.headers.set('Access-Control-Expose-Headers', EXPOSED_HEADERS);

@@ -178,6 +178,9 @@ describe(`seeded fuzz run: ${REQUESTS} requests over a real socket (seed ${SEED}
       // A page the table declares as something else (the /docs HTML) is that; everything else, errors included, is JSON.
       const declared = route?.responses[response.status as 200]?.contentType;
       if (declared !== undefined && declared !== 'application/json') return { status: response.status };
+      // An accepted streamed turn (`response_type: "stream"`, or /chat) answers as server-sent events, by design.
+      const streamed = /\/conversations\/[^/]+\/(messages|form-submissions|chat)$/.test(path) && response.status === 200;
+      if (streamed && (response.headers.get('content-type') ?? '').startsWith('text/event-stream')) return { status: response.status };
       if (!/^application\/json/.test(response.headers.get('content-type') ?? '')) {
         return { status: response.status, problem: `not JSON (${response.headers.get('content-type')}): ${init.method} ${path}` };
       }

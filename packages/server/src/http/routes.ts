@@ -532,7 +532,7 @@ export const ROUTES: readonly Route[] = [
     description: 'HTTP requests by route and status with latency histograms, turns, agent latency, queue depth, deliveries by outcome, pool use.',
     auth: 'none',
     document: false,
-    responses: { 200: { schema: z.string(), description: 'The Prometheus text format.' } },
+    responses: { 200: { schema: z.string(), description: 'The Prometheus text format.', contentType: 'text/plain' } },
     errors: [],
     handler: async ({ c, operations }) => metricsText(c, operations),
   },

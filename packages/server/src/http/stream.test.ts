@@ -40,7 +40,7 @@ describe('POST …/messages with response_type "stream" (DESIGN.md section 4)', 
 
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/event-stream');
-    expect(res.headers.get('cache-control')).toBe('no-cache');
+    expect(res.headers.get('cache-control')).toBe('no-store');
     expect(res.headers.get('x-accel-buffering')).toBe('no');
     const events = await readEvents(res);
     const names = events.map((e) => e.event);
