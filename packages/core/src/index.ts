@@ -116,6 +116,7 @@ export type {
   Delivery,
   DeliveryAttempt,
   DeliveryStatus,
+  TurnAcceptance,
   TurnClaim,
   TurnCommit,
   TurnEvent,
