@@ -6,7 +6,14 @@ export default defineConfig({
   format: ['esm', 'cjs'],
   // SVC_SKIP_DTS=1: the release build, which runs the JavaScript and ships no types.
   // The declarations inline the @svc/core types they use, as the code inlines the schema.
-  dts: process.env.SVC_SKIP_DTS === '1' ? false : { resolve: [/^@svc\/core/] },
+  dts:
+    process.env.SVC_SKIP_DTS === '1'
+      ? false
+      : // From core's sources too: its built declarations are split into chunks the inliner cannot follow.
+        {
+          resolve: [/^@svc\/core/],
+          compilerOptions: { baseUrl: '.', paths: { '@svc/core': ['../core/src/index.ts'], '@svc/core/*': ['../core/src/*.ts'] } },
+        },
   clean: true,
   target: 'es2022',
   platform: 'neutral',
