@@ -113,6 +113,7 @@ export type {
   Delivery,
   DeliveryAttempt,
   DeliveryStatus,
+  TurnAcceptance,
   TurnClaim,
   TurnCommit,
   TurnEvent,

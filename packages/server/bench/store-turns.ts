@@ -89,12 +89,15 @@ export async function storeTurns(
         if (!locked || !locked.account || locked.account.balance <= 0) throw new Error('bench account or session missing');
         if (await tx.hasUnfinishedTurnJob(widgetId, job.sessionId)) throw new Error('bench session busy');
         const { session } = locked;
-        await tx.insertTurnJob(job);
-        await tx.insertMessage(message(session, job.userMessageId, session.messageCount + 1, 'user'));
-        await tx.updateSession(widgetId, job.sessionId, {
-          lastActivityAt: now,
-          expiresAt: new Date(now.getTime() + 86_400_000),
-          messageCount: session.messageCount + 1,
+        await tx.acceptTurnJob({
+          job,
+          userMessage: message(session, job.userMessageId, session.messageCount + 1, 'user'),
+          session: {
+            lastActivityAt: now,
+            expiresAt: new Date(now.getTime() + 86_400_000),
+            messageCount: session.messageCount + 1,
+            pendingFormId: null,
+          },
         });
         // The agent's context, read as the turn starts.
         await tx.recentMessages({ widgetId, sessionId: job.sessionId, limit: 21 });

@@ -103,6 +103,15 @@ export interface TurnCommit {
   deliveries: Delivery[];
 }
 
+/** What accepting a turn writes, at once: see {@link CallbackOps.acceptTurnJob}. */
+export interface TurnAcceptance {
+  job: TurnJob;
+  /** The visitor's message when the turn starts at once (the job is claimed at acceptance); null when it is queued. */
+  userMessage: StoredMessage | null;
+  /** The session's activity after acceptance. */
+  session: { lastActivityAt: Date; expiresAt: Date; messageCount: number; pendingFormId: string | null };
+}
+
 export interface ClaimQuery {
   owner: string;
   now: Date;
@@ -121,6 +130,11 @@ export interface DeliveryAttempt {
 
 export interface CallbackOps {
   insertTurnJob(job: TurnJob): Promise<void>;
+  /**
+   * The writes of a turn's acceptance in one round trip (DESIGN.md section 3a): the job, its visitor message when
+   * given, and the session's activity. All or nothing; fails like `insertTurnJob` and `insertMessage` on duplicates.
+   */
+  acceptTurnJob(acceptance: TurnAcceptance): Promise<void>;
   getTurnJob(id: string): Promise<TurnJob | null>;
   /**
    * Claims up to `limit` jobs, oldest first: queued ones, and running ones whose lease expired. Only the oldest

@@ -18,6 +18,25 @@ export function createMemoryOps(state: MemoryState, publish: (event: TurnEvent) 
     async publishTurnEvent(event) {
       publish(event);
     },
+    async acceptTurnJob({ job, userMessage, session }) {
+      const sessionKey = key(job.widgetId, job.sessionId);
+      const current = state.sessions.get(sessionKey);
+      // Every check before the first write: outside a transaction there is nothing to roll back.
+      if (state.turnJobs.has(job.id)) throw duplicate('turn job', job.id);
+      if (!current) throw new Error(`Session ${job.sessionId} of widget ${job.widgetId} does not exist`);
+      const messages = state.sessionMessages.get(sessionKey) ?? [];
+      if (userMessage) {
+        if (state.messageIds.has(userMessage.id)) throw duplicate('message', userMessage.id);
+        if (messages.some((m) => m.seq === userMessage.seq)) throw new Error(`Message seq ${userMessage.seq} already exists in session ${job.sessionId}`);
+      }
+      state.turnJobSeq.last++;
+      state.turnJobs.set(job.id, { job: copy(job), seq: state.turnJobSeq.last });
+      if (userMessage) {
+        state.sessionMessages.set(sessionKey, [...messages, copy(userMessage)].sort((a, b) => a.seq - b.seq));
+        state.messageIds.set(userMessage.id, sessionKey);
+      }
+      state.sessions.set(sessionKey, { ...current, ...copy(session) });
+    },
     async commitTurn(commit) {
       const row = state.turnJobs.get(commit.jobId);
       if (!row || row.job.status !== 'running' || row.job.leaseOwner !== commit.owner) return null;

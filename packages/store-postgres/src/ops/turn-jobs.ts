@@ -1,10 +1,10 @@
-import type { StoreOps } from '@svc/core';
+import type { StoreOps, TurnJob } from '@svc/core';
 import { json, toTurnJob, type TurnJobRow } from '../rows.js';
 import type { Db } from './db.js';
 
 type TurnJobOps = Pick<
   StoreOps,
-  'insertTurnJob' | 'getTurnJob' | 'claimTurnJobs' | 'hasUnfinishedTurnJob' | 'claimSessionTurnJob' | 'extendTurnJobLease' | 'finishTurnJob'
+  'insertTurnJob' | 'acceptTurnJob' | 'getTurnJob' | 'claimTurnJobs' | 'hasUnfinishedTurnJob' | 'claimSessionTurnJob' | 'extendTurnJobLease' | 'finishTurnJob'
 >;
 
 /**
@@ -56,36 +56,95 @@ const CLAIM_SESSION_TURN_JOB = /* sql */ `
    )
   returning *`;
 
+const JOB_COLUMNS = `id, account_id, key_id, widget_id, session_id, user_message_id, reply_message_id, kind, identity, timezone,
+  status, attempts, lease_owner, lease_expires_at, created_at, finished_at, error, mode, content, answers`;
+
+const placeholders = (from: number, to: number): string =>
+  Array.from({ length: to - from + 1 }, (_, i) => {
+    const n = from + i;
+    // identity and answers are JSON.
+    return n === 9 || n === 20 ? `$${n}::jsonb` : `$${n}`;
+  }).join(', ');
+
+function jobParams(job: TurnJob): unknown[] {
+  return [
+    job.id,
+    job.accountId,
+    job.keyId,
+    job.widgetId,
+    job.sessionId,
+    job.userMessageId,
+    job.replyMessageId,
+    job.kind,
+    job.identity === null ? null : json(job.identity),
+    job.timezone,
+    job.status,
+    job.attempts,
+    job.leaseOwner,
+    job.leaseExpiresAt,
+    job.createdAt,
+    job.finishedAt,
+    job.error,
+    job.mode,
+    job.content,
+    job.answers === null ? null : json(job.answers),
+  ];
+}
+
+/**
+ * An acceptance's writes as one statement: the job (only if its session exists, so a missing one writes nothing);
+ * the visitor's message when the turn starts now; the session's activity.
+ */
+const ACCEPT_TURN_JOB = /* sql */ `
+  with job as (
+    insert into turn_jobs (${JOB_COLUMNS})
+    select ${placeholders(1, 20)}
+     where exists (select 1 from sessions where widget_id = $4 and id = $5)
+    returning widget_id, session_id
+  ),
+  message as (
+    insert into messages (id, widget_id, session_id, seq, role, content, products, actions, forms, session_ended, credits, usage, created_at)
+    select $21::text, job.widget_id, job.session_id, $22::integer, $23::text, $24::text, $25::jsonb, $26::jsonb, $27::jsonb, $28::boolean,
+           $29::jsonb, $30::jsonb, $31::timestamptz
+      from job
+     where $21::text is not null
+    returning id
+  ),
+  session as (
+    update sessions s
+       set last_activity_at = $32, expires_at = $33, message_count = $34, pending_form_id = $35::text
+      from job
+     where s.widget_id = job.widget_id and s.id = job.session_id
+    returning s.id
+  )
+  select (select count(*) from session)::int as sessions, (select count(*) from message)::int as messages`;
+
 export function turnJobOps(db: Db): TurnJobOps {
   return {
     async insertTurnJob(job) {
-      await db().query(
-        `insert into turn_jobs (id, account_id, key_id, widget_id, session_id, user_message_id, reply_message_id, kind, identity,
-           timezone, status, attempts, lease_owner, lease_expires_at, created_at, finished_at, error, mode, content, answers)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20::jsonb)`,
-        [
-          job.id,
-          job.accountId,
-          job.keyId,
-          job.widgetId,
-          job.sessionId,
-          job.userMessageId,
-          job.replyMessageId,
-          job.kind,
-          job.identity === null ? null : json(job.identity),
-          job.timezone,
-          job.status,
-          job.attempts,
-          job.leaseOwner,
-          job.leaseExpiresAt,
-          job.createdAt,
-          job.finishedAt,
-          job.error,
-          job.mode,
-          job.content,
-          job.answers === null ? null : json(job.answers),
-        ],
-      );
+      await db().query(`insert into turn_jobs (${JOB_COLUMNS}) values (${placeholders(1, 20)})`, jobParams(job));
+    },
+    async acceptTurnJob({ job, userMessage, session }) {
+      const message = userMessage;
+      const [row] = await db().query<{ sessions: number }>(ACCEPT_TURN_JOB, [
+        ...jobParams(job),
+        message?.id ?? null,
+        message?.seq ?? null,
+        message?.role ?? null,
+        message?.content ?? null,
+        message ? json(message.products) : null,
+        message ? json(message.actions) : null,
+        message ? json(message.forms) : null,
+        message?.sessionEnded ?? null,
+        message?.credits ? json(message.credits) : null,
+        message?.usage ? json(message.usage) : null,
+        message?.createdAt ?? null,
+        session.lastActivityAt,
+        session.expiresAt,
+        session.messageCount,
+        session.pendingFormId,
+      ]);
+      if (row?.sessions !== 1) throw new Error(`Session ${job.sessionId} of widget ${job.widgetId} does not exist`);
     },
     async getTurnJob(id) {
       const [row] = await db().query<TurnJobRow>('select * from turn_jobs where id = $1', [id]);

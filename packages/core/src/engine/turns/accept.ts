@@ -100,12 +100,10 @@ export async function acceptTurn(
       finishedAt: null,
       error: null,
     };
-    await tx.insertTurnJob(job);
     if (request.idempotency) {
       await tx.putIdempotencyRecord({ scope, ...request.idempotency, status: 0, body: '', jobId: job.id, createdAt: now });
     }
     const userMessage = claimNow ? visitorMessage(job, session.messageCount + 1, now) : null;
-    if (userMessage) await tx.insertMessage(userMessage);
     const touched = touch(
       {
         ...session,
@@ -116,11 +114,15 @@ export async function acceptTurn(
       now,
       widget.sessionTtlSeconds,
     );
-    await tx.updateSession(widget.id, sessionId, {
-      lastActivityAt: touched.lastActivityAt,
-      expiresAt: touched.expiresAt,
-      ...(userMessage ? { messageCount: userMessage.seq } : {}),
-      ...(submission ? { pendingFormId: null } : {}),
+    await tx.acceptTurnJob({
+      job,
+      userMessage,
+      session: {
+        lastActivityAt: touched.lastActivityAt,
+        expiresAt: touched.expiresAt,
+        messageCount: touched.messageCount,
+        pendingFormId: touched.pendingFormId,
+      },
     });
     const visitor = request.visitorContext
       ? await tx.upsertVisitor(principal.accountId, session.visitorId, request.visitorContext, now)

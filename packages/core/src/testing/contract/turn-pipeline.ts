@@ -88,6 +88,54 @@ export function turnPipelineContract(store: () => Store): void {
     expect(idle).toBe(1);
   });
 
+  it("writes an acceptance at once: the job, the visitor's message when the turn starts now, the session's activity", async () => {
+    const session = makeSession({ messageCount: 2, pendingFormId: 'callback' });
+    await store().insertSession(session);
+    const running = makeTurnJob({ widgetId: session.widgetId, sessionId: session.id, status: 'running', attempts: 1, leaseOwner: 'wrk_a', leaseExpiresAt: at(30) });
+    const userMessage = makeMessage({
+      id: running.userMessageId,
+      widgetId: session.widgetId,
+      sessionId: session.id,
+      seq: 3,
+      role: 'user',
+      products: [],
+      actions: [],
+      credits: null,
+      usage: null,
+    });
+    const activity = { lastActivityAt: at(5), expiresAt: at(86_405), messageCount: 3, pendingFormId: null };
+    await store().acceptTurnJob({ job: running, userMessage, session: activity });
+    expect(await store().getTurnJob(running.id)).toEqual(running);
+    expect(await store().getMessage(session.widgetId, session.id, userMessage.id)).toEqual(userMessage);
+    expect(await store().getSession(session.widgetId, session.id)).toEqual({ ...session, ...activity });
+
+    // Queued behind it: no message yet.
+    const queued = makeTurnJob({ widgetId: session.widgetId, sessionId: session.id, createdAt: at(6) });
+    await store().acceptTurnJob({ job: queued, userMessage: null, session: { ...activity, lastActivityAt: at(6) } });
+    expect(await store().getTurnJob(queued.id)).toEqual(queued);
+    expect(await store().listMessages({ widgetId: session.widgetId, sessionId: session.id, limit: 10 })).toHaveLength(1);
+    expect((await store().getSession(session.widgetId, session.id))?.lastActivityAt).toEqual(at(6));
+  });
+
+  it('writes nothing of an acceptance whose session is missing, or whose transaction rolls back', async () => {
+    const orphan = makeTurnJob({ widgetId: 'wgt_gone', sessionId: 'sess_gone' });
+    const activity = { lastActivityAt: at(5), expiresAt: at(10), messageCount: 1, pendingFormId: null };
+    await expect(store().acceptTurnJob({ job: orphan, userMessage: null, session: activity })).rejects.toThrow();
+    expect(await store().getTurnJob(orphan.id)).toBeNull();
+
+    const session = makeSession();
+    await store().insertSession(session);
+    const job = makeTurnJob({ widgetId: session.widgetId, sessionId: session.id });
+    await expect(
+      store().transaction(async (tx) => {
+        await tx.acceptTurnJob({ job, userMessage: null, session: activity });
+        throw new Error('rollback');
+      }),
+    ).rejects.toThrow('rollback');
+    expect(await store().getTurnJob(job.id)).toBeNull();
+    expect(await store().getSession(session.widgetId, session.id)).toEqual(session);
+  });
+
   it('tells whether a session has a queued or running job', async () => {
     const job = makeTurnJob({ widgetId: 'wgt_u', sessionId: 'sess_u' });
     expect(await store().hasUnfinishedTurnJob('wgt_u', 'sess_u')).toBe(false);
