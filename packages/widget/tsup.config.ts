@@ -1,0 +1,20 @@
+import { defineConfig } from 'tsup';
+
+/**
+ * `dist/index.d.ts` and `dist/index.d.cts`: the declarations of the `@svc/widget` module for npm users (its
+ * JavaScript is built by vite.module.config.ts, since the widget imports `?inline` CSS tsup cannot read).
+ */
+export default defineConfig({
+  entry: ['src/index.ts'],
+  format: ['esm', 'cjs'],
+  // The @svc/core types the config types use are inlined from core's sources, as the client's are: @svc/core is
+  // no dependency of the widget (its built declarations are split into chunks the inliner cannot follow).
+  dts: {
+    only: true,
+    resolve: [/^@svc\/core/],
+    compilerOptions: { baseUrl: '.', paths: { '@svc/core': ['../core/src/index.ts'], '@svc/core/*': ['../core/src/*.ts'] } },
+  },
+  // vite builds write dist/ first: keep it.
+  clean: false,
+  target: 'es2022',
+});

@@ -1,0 +1,36 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+
+/**
+ * `dist/index.js` (ESM) and `dist/index.cjs` (CommonJS): the `@svc/widget` module that bundler users import
+ * (`src/index.ts`), as npm installs it. Built by Vite, not tsup, because the widget's styles are `?inline` CSS
+ * imports. The panel stays a chunk of its own (`dist/module/`), which the user's bundler splits off again and loads
+ * on the first open, as widget.js does. Preact is left to the user's bundler (a dependency, deduplicated there).
+ * Runs after `vite build` (vite.config.ts, which empties dist/), so it keeps what that wrote.
+ */
+export default defineConfig({
+  root,
+  // Production JSX even when NODE_ENV says otherwise, as in vite.config.ts.
+  oxc: { jsx: { runtime: 'automatic', importSource: 'preact', development: false } },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: false,
+    target: 'es2022',
+    // Readable code: the user's bundler minifies it with the rest of their application.
+    minify: false,
+    sourcemap: false,
+    copyPublicDir: false,
+    // Library mode: a plain import() of the panel, without the modulepreload helper an application build adds.
+    lib: { entry: { index: 'src/index.ts' } },
+    rolldownOptions: {
+      external: [/^preact(\/|$)/],
+      // ESM and CommonJS, each with its own chunks (`.cjs`: the package is `"type": "module"`).
+      output: [
+        { format: 'es', entryFileNames: '[name].js', chunkFileNames: 'module/[name].[hash].js' },
+        { format: 'cjs', entryFileNames: '[name].cjs', chunkFileNames: 'module/[name].[hash].cjs' },
+      ],
+    },
+  },
+});
