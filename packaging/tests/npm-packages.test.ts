@@ -8,7 +8,7 @@ import { createMemoryStore } from '@svc/core';
 import { ROOT, run, runAsync } from './support.js';
 
 /** The packages users install from the registry, packed by plain npm (which runs their `prepack` build). */
-const PUBLISHED = ['core', 'callbacks', 'client', 'agents', 'store-postgres', 'server'];
+const PUBLISHED = ['core', 'callbacks', 'client', 'agents', 'store-postgres', 'server', 'widget'];
 const bin = (name: string) => join(ROOT, 'node_modules/.bin', name);
 
 describe('npm-packed packages', () => {
@@ -51,13 +51,95 @@ describe('npm-packed packages', () => {
     expect(Object.keys(client.dependencies)).not.toContain('@svc/core');
   });
 
+  it('ship the widget script with the panel chunk it names, and declarations for the module (regression: exports pointed at src/)', () => {
+    const tarball = tarballs.get('widget')!;
+    const files = execFileSync('tar', ['tzf', tarball], { encoding: 'utf8' }).split('\n');
+    expect(files).toEqual(expect.arrayContaining(['package/dist/widget.js', 'package/dist/index.d.ts', 'package/dist/index.d.cts']));
+    // The loader imports the panel by the content-hashed name written into it, from widget-assets/ next to itself
+    // (where the server, and anyone serving the package's files, finds it).
+    const loader = execFileSync('tar', ['xzf', tarball, '-O', 'package/dist/widget.js'], { encoding: 'utf8' });
+    const panel = /panel\.[\w-]+\.js/.exec(loader)?.[0];
+    expect(panel).toBeDefined();
+    expect(files).toContain(`package/dist/widget-assets/${panel}`);
+    const pkg = JSON.parse(execFileSync('tar', ['xzf', tarball, '-O', 'package/package.json'], { encoding: 'utf8' }));
+    expect(pkg.exports['./widget.js']).toBe('./dist/widget.js');
+    expect(Object.keys(pkg.dependencies)).toEqual(['preact']);
+  });
+
   it('pass publint and Are The Types Wrong (node16 and bundler resolution, ESM and CommonJS)', () => {
     for (const [name, tarball] of tarballs) {
       const lint = run(bin('publint'), ['run', tarball, '--strict']);
       expect(lint, name).toContain('All good!');
       // The node16 profile: Node 20's resolution from ESM and CommonJS, and bundlers (not node10, which predates `exports`).
-      run(bin('attw'), [tarball, '--profile', 'node16', '--format', 'ascii']);
+      // The widget's module is ESM and CommonJS with types like the others; its `./widget.js` is the classic script
+      // (an IIFE defining the global `Svc`) that pages load with a script tag, never a module to import, so it has
+      // no declarations of its own (its `SvcApi` type comes from the module) and is left out of the check.
+      const skip = name === 'widget' ? ['--exclude-entrypoints', './widget.js'] : [];
+      run(bin('attw'), [tarball, '--profile', 'node16', '--format', 'ascii', ...skip]);
     }
+  });
+
+  describe('the widget module, installed from its tarball into a fresh project', () => {
+    const app = join(work, 'widget-app');
+    const commands = ['bubble', 'chatbox', 'consent', 'identify', 'reset', 'setIdentityTokenProvider'];
+
+    beforeAll(() => {
+      mkdirSync(app, { recursive: true });
+      writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'widget-consumer', private: true, version: '1.0.0' }));
+      // preact comes from the registry, as for any user.
+      run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarballs.get('widget')!], { cwd: app });
+    });
+
+    it('loads from ESM and CommonJS, each with the panel chunk its entry imports on the first open', async () => {
+      const dist = join(app, 'node_modules/@svc/widget/dist');
+      const check = (load: string, panelPath: string) => `${load}
+  .then(async (widget) => {
+    const panel = await ${panelPath};
+    console.log(JSON.stringify({ commands: Object.keys(widget).sort(), panel: typeof panel.createInstance }));
+  })
+  .catch((error) => { console.error(error); process.exit(1); });
+`;
+      // The panel chunk as each entry names it (the user's bundler follows the same import).
+      const esmPanel = /import\("(\.\/module\/panel\.[\w-]+\.js)"\)/.exec(readFileSync(join(dist, 'index.js'), 'utf8'))?.[1];
+      const cjsPanel = /require\("(\.\/module\/panel\.[\w-]+\.cjs)"\)/.exec(readFileSync(join(dist, 'index.cjs'), 'utf8'))?.[1];
+      expect(esmPanel).toBeDefined();
+      expect(cjsPanel).toBeDefined();
+      writeFileSync(join(app, 'esm.mjs'), check("import('@svc/widget')", `import(${JSON.stringify(join(dist, esmPanel!))})`));
+      writeFileSync(join(app, 'cjs.cjs'), check("Promise.resolve(require('@svc/widget'))", `require(${JSON.stringify(join(dist, cjsPanel!))})`));
+      for (const file of ['esm.mjs', 'cjs.cjs']) {
+        const out = JSON.parse(await runAsync(process.execPath, [file], { cwd: app }));
+        expect(out, file).toEqual({ commands, panel: 'function' });
+      }
+    });
+
+    it('typechecks with TypeScript (bundler, node16 ESM, node16 CommonJS)', () => {
+      const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
+      const source = `import { bubble, identify, type BubbleConfig, type BubbleInstance } from '@svc/widget';
+const config: BubbleConfig = { apiKey: 'pk_live_example', apiBase: 'https://chat.example.com', position: 'bottom-left' };
+identify({ name: 'Ada' });
+export const instance: BubbleInstance = bubble(config);
+// @ts-expect-error: the position is one of two corners.
+export const wrong: BubbleConfig = { position: 'top-left' };
+`;
+      for (const v of [
+        { dir: 'ts-bundler', type: 'module', module: 'preserve', resolution: 'bundler' },
+        { dir: 'ts-node16-esm', type: 'module', module: 'node16', resolution: 'node16' },
+        { dir: 'ts-node16-cjs', type: 'commonjs', module: 'node16', resolution: 'node16' },
+      ]) {
+        const dir = join(app, v.dir);
+        mkdirSync(dir, { recursive: true });
+        writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: v.type }));
+        writeFileSync(join(dir, 'index.ts'), source);
+        writeFileSync(
+          join(dir, 'tsconfig.json'),
+          JSON.stringify({
+            compilerOptions: { module: v.module, moduleResolution: v.resolution, target: 'es2022', strict: true, types: [], lib: ['es2022', 'dom'], noEmit: true, skipLibCheck: false },
+            files: ['index.ts'],
+          }),
+        );
+        run(process.execPath, [tsc, '-p', dir], { cwd: dir });
+      }
+    });
   });
 
   describe('the client, installed from its tarball into a fresh project', () => {
