@@ -3,6 +3,8 @@ import { defineConfig } from 'tsup';
 /**
  * `dist/index.d.ts` and `dist/index.d.cts`: the declarations of the `@svc/widget` module for npm users (its
  * JavaScript is built by vite.module.config.ts, since the widget imports `?inline` CSS tsup cannot read).
+ * `build` skips this step under SVC_SKIP_DTS=1 (the release and `pnpm start`, which run JavaScript only; tsup
+ * cannot be told to build nothing); `prepack` always runs it.
  */
 export default defineConfig({
   entry: ['src/index.ts'],
