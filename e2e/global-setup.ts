@@ -9,5 +9,7 @@ export default function buildWidget(): void {
   execFileSync('pnpm', ['--filter', '@svc/widget', 'build'], {
     cwd: fileURLToPath(new URL('..', import.meta.url)),
     stdio: 'pipe',
+    // The browser runs the JavaScript; the declarations (for npm users) are not needed here.
+    env: { ...process.env, SVC_SKIP_DTS: '1' },
   });
 }
