@@ -27,10 +27,11 @@ runtime.startWorkers({
   allowPrivateCallbacks: true,
   pollMs: 50,
   turnConcurrency: Number(env.TURN_CONCURRENCY ?? 4),
+  sweepIntervalMs: Number(env.SWEEP_MS ?? 60_000),
 });
 if (env.ROLE === 'worker') {
   console.log('ready worker');
 } else {
-  const server = await listen(runtime, { port: 0, host: '127.0.0.1', sweepIntervalMs: 3_600_000 });
+  const server = await listen(runtime, { port: 0, host: '127.0.0.1' });
   console.log(`ready ${server.url}`);
 }
