@@ -167,7 +167,14 @@ export type {
 } from './schemas/knowledge.js';
 export { widgetConfigSchema, widgetThemeSchema } from './schemas/widget.js';
 export type { WidgetConfig } from './schemas/widget.js';
-export { messageCompletedEventSchema, messageFailedEventSchema } from './schemas/callback.js';
+export {
+  messageCompletedEventSchema,
+  messageFailedEventSchema,
+  sessionCreatedEventSchema,
+  sessionExpiredEventSchema,
+  sessionRatedEventSchema,
+  sessionResolvedEventSchema,
+} from './schemas/callback.js';
 export {
   DEFAULT_CLOCK_TOLERANCE_SECONDS,
   IDENTITY_TOKEN_ALGORITHM,
