@@ -93,13 +93,13 @@ export async function expireDueSessions(
 /**
  * A read that finds an active session past its expiry records it, with its `session.expired` event, exactly once
  * even when several reads race (only the one that changed the row writes the event). `store` is the caller's
- * transaction when it has one.
+ * transaction when it has one; the rows are returned for it to wake the delivery worker after its commit.
  */
 export async function recordExpiry(
   ctx: LifecycleContext & { store: StoreOps & { transaction<T>(fn: (tx: StoreOps) => Promise<T>): Promise<T> } },
   store: StoreOps,
   session: Session,
-): Promise<void> {
+): Promise<Delivery[]> {
   const write = async (tx: StoreOps): Promise<Delivery[]> => {
     const [expired] = await tx.expireDueSessions({
       now: ctx.clock.now(),
@@ -108,7 +108,8 @@ export async function recordExpiry(
     });
     return expired ? writeLifecycleEvent(ctx, tx, 'session.expired', expired) : [];
   };
-  const written = store === ctx.store ? await ctx.store.transaction(write) : await write(store);
-  // Inside the caller's transaction the rows are not committed yet; the worker's poll picks them up then.
-  if (store === ctx.store) wakeDeliveries(ctx, written);
+  if (store !== ctx.store) return write(store); // the caller wakes the worker once its transaction commits
+  const written = await ctx.store.transaction(write);
+  wakeDeliveries(ctx, written);
+  return written;
 }

@@ -56,7 +56,7 @@ export async function createSession(
           assertIdentityMatches(principal, current);
         } catch (refusal) {
           // Refused, but the expiry found on the way is recorded (as reads do): it commits, then the refusal is thrown.
-          if (current.status !== existing.status) await recordExpiry(ctx, tx, existing);
+          if (current.status !== existing.status) written.push(...(await recordExpiry(ctx, tx, existing)));
           return { refusal };
         }
         const resumed = touch(current, now, widget.sessionTtlSeconds);
