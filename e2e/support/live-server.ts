@@ -59,7 +59,7 @@ export async function startLiveServer(options: { syncTimeoutMs?: number } = {}):
   const { knowledgeBase } = await importKnowledgeBase(store, { accountId: account.id, content: KNOWLEDGE });
   const widget = await createWidget(store, { accountId: account.id, name: 'Shop assistant', knowledgeBaseIds: [knowledgeBase.id], forms: [CONTACT_FORM] });
   const key = async (scopes: Scope[]) => (await createApiKey(store, { accountId: account.id, scopes })).key;
-  const server = await listen(runtime, { port: 0, host: '127.0.0.1', sweepIntervalMs: 60_000 });
+  const server = await listen(runtime, { port: 0, host: '127.0.0.1' });
   return {
     url: server.url,
     widgetId: widget.id,

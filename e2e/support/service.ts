@@ -130,7 +130,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   const widget = await setWidgetForms(store, created.id, DEMO_FORMS);
   const { key: publicKey } = await createPublicKey(store, { widgetId: widget.id, origins: [options.pageOrigin] });
 
-  const listenOptions = { host: '127.0.0.1', sweepIntervalMs: 60_000 };
+  const listenOptions = { host: '127.0.0.1' };
   let server: Awaited<ReturnType<typeof listen>> | null = await listen(runtime, { port: 0, ...listenOptions });
   const { port } = server;
   return {

@@ -11,11 +11,14 @@ if (!secret) {
 const app = createReceiverApp({
   secret,
   onEvent: ({ event, deliveryId }) => {
-    // `event.event` narrows the payload: a reply to show, or a failure to report.
+    // `event.event` narrows the payload: a reply to show, a failure to report, or (on a webhook endpoint) a
+    // session lifecycle change.
     if (event.event === 'message.completed') {
       console.log(`[${deliveryId}] reply in ${event.sessionId}: ${event.data.content}`);
-    } else {
+    } else if (event.event === 'message.failed') {
       console.log(`[${deliveryId}] turn failed in ${event.sessionId}: ${event.error.code} ${event.error.message}`);
+    } else {
+      console.log(`[${deliveryId}] ${event.event} ${event.data.sessionId} (now ${event.data.status})`);
     }
   },
 });

@@ -46,7 +46,7 @@ describe('examples/quickstart', () => {
     });
     const widget = await createWidget(store, { accountId: account.id, name: 'Shop assistant', knowledgeBaseIds: [knowledgeBase.id] });
     const { key } = await createApiKey(store, { accountId: account.id, scopes: ['conversations:chat'] });
-    server = await listen(runtime, { port: 0, host: '127.0.0.1', sweepIntervalMs: 60_000 });
+    server = await listen(runtime, { port: 0, host: '127.0.0.1' });
     env = { BASE_URL: server.url, SVC_API_KEY: key, SVC_WIDGET_ID: widget.id };
   });
 

@@ -154,7 +154,7 @@ export const wrong: BubbleConfig = { position: 'top-left' };
         store,
         logger: createLogger('silent'),
       });
-      server = await listen(runtime, { port: 0, host: '127.0.0.1', sweepIntervalMs: 3_600_000 });
+      server = await listen(runtime, { port: 0, host: '127.0.0.1' });
       const account = await createAccount(store, { name: 'Npm', credits: 100 });
       const widget = await createWidget(store, { accountId: account.id, name: 'Npm Assistant', knowledgeBaseIds: [] });
       const { key } = await createApiKey(store, { accountId: account.id, scopes: ['conversations:chat'] });

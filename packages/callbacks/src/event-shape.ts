@@ -76,9 +76,35 @@ const messageFailed = object({
   error: object({ code: string, message: string }),
 });
 
+const oneOf =
+  (...allowed: unknown[]): Check =>
+  (value, path) =>
+    allowed.includes(value) ? null : `${path} must be one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}`;
+
+const nullableString: Check = (value, path) => (value === null ? null : string(value, path));
+
+/** The get-session view every lifecycle event carries as `data`. */
+const lifecycleSession = object({
+  sessionId: string,
+  widgetId: string,
+  visitorId: string,
+  status: oneOf('active', 'resolved', 'expired'),
+  messageCount: number,
+  rating: oneOf('positive', 'negative', null),
+  createdAt: string,
+  resolvedAt: nullableString,
+});
+
+const lifecycle = (name: string, extra: Record<string, Check> = {}): Check =>
+  object({ event: exactly(name), id: string, deliveryId: string, createdAt: string, ...extra, data: lifecycleSession });
+
 const CHECKS: Record<CallbackEvent['event'], Check> = {
   'message.completed': messageCompleted,
   'message.failed': messageFailed,
+  'session.created': lifecycle('session.created'),
+  'session.resolved': lifecycle('session.resolved', { reason: oneOf('ended', 'agent') }),
+  'session.expired': lifecycle('session.expired'),
+  'session.rated': lifecycle('session.rated'),
 };
 
 const UPGRADE = 'the signature is valid, so the sender is genuine: upgrade @svc/callbacks to the version matching your Svc server';

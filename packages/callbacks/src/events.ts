@@ -71,8 +71,53 @@ export interface MessageFailedEvent {
   error: { code: string; message: string };
 }
 
+/** A session as get-session shows it: the `data` of every lifecycle event, as it is after the change. */
+export interface LifecycleSession {
+  sessionId: string;
+  widgetId: string;
+  visitorId: string;
+  status: 'active' | 'resolved' | 'expired';
+  messageCount: number;
+  rating: 'positive' | 'negative' | null;
+  /** ISO 8601. */
+  createdAt: string;
+  /** ISO 8601; null unless resolved. */
+  resolvedAt: string | null;
+}
+
+/**
+ * The envelope of the lifecycle webhooks (DESIGN.md 5), sent to an account's webhook endpoints (`svc webhooks
+ * create`) and signed with the endpoint's secret.
+ */
+interface LifecycleEventBase<Name extends string> {
+  event: Name;
+  /** The event's id: the same at every endpoint told about this change. */
+  id: string;
+  /** The delivery's id, inside the signed body: de-duplicate on it (equal to the X-Svc-Delivery header). */
+  deliveryId: string;
+  /** ISO 8601: when the change happened. */
+  createdAt: string;
+  data: LifecycleSession;
+}
+
+/** A session was created (not resumed). */
+export type SessionCreatedEvent = LifecycleEventBase<'session.created'>;
+
+/** A session was resolved: `ended` by the end-session call, `agent` when the AI concluded the conversation. */
+export interface SessionResolvedEvent extends LifecycleEventBase<'session.resolved'> {
+  reason: 'ended' | 'agent';
+}
+
+/** A session expired after its widget's idle time. */
+export type SessionExpiredEvent = LifecycleEventBase<'session.expired'>;
+
+/** A resolved or expired session was rated (again: a new rating replaces the old one). */
+export type SessionRatedEvent = LifecycleEventBase<'session.rated'>;
+
+export type LifecycleEvent = SessionCreatedEvent | SessionResolvedEvent | SessionExpiredEvent | SessionRatedEvent;
+
 /** Discriminated on `event`: `switch (callback.event.event)` narrows to the payload. */
-export type CallbackEvent = MessageCompletedEvent | MessageFailedEvent;
+export type CallbackEvent = MessageCompletedEvent | MessageFailedEvent | LifecycleEvent;
 
 export type CallbackEventName = CallbackEvent['event'];
 

@@ -17,7 +17,13 @@ export type {
   CallbackForm,
   CallbackProduct,
   CallbackUsage,
+  LifecycleEvent,
+  LifecycleSession,
   MessageCompletedEvent,
   MessageFailedEvent,
+  SessionCreatedEvent,
+  SessionExpiredEvent,
+  SessionRatedEvent,
+  SessionResolvedEvent,
   VerifiedCallback,
 } from './events.js';

@@ -135,7 +135,8 @@ async function assertSignature(options: ResolvedOptions, timestamp: string, body
   throw new CallbackVerificationError(
     'signature_mismatch',
     'The X-Svc-Signature does not match the body and timestamp: pass the raw request body exactly as received, not ' +
-      'parsed and re-serialised JSON; check the secret (the callback secret of the API key that sent the message, ' +
+      'parsed and re-serialised JSON; check the secret (the callback secret of the API key that sent the message, or the ' +
+      'webhook endpoint\'s secret for session.* events, ' +
       'also kept in secrets: [...] while rotating).',
   );
 }

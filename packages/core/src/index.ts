@@ -50,6 +50,22 @@ export type {
   StoreOps,
 } from './store/store.js';
 export { createMemoryStore } from './store/memory-store.js';
+export { LIFECYCLE_EVENTS } from './store/webhook-store.js';
+export type { LifecycleEventName, WebhookEndpoint, WebhookOps } from './store/webhook-store.js';
+export {
+  DEFAULT_WEBHOOK_GRACE_SECONDS,
+  MAX_WEBHOOK_GRACE_SECONDS,
+  createWebhook,
+  deleteWebhook,
+  describeWebhook,
+  listWebhooks,
+  parseLifecycleEvents,
+  rotateWebhookSecret,
+  signingSecrets,
+} from './webhooks.js';
+export type { CreatedWebhook, WebhookAdminContext } from './webhooks.js';
+export { expireDueSessions, writeLifecycleEvent } from './engine/lifecycle.js';
+export type { LifecycleContext, ResolvedReason } from './engine/lifecycle.js';
 export type { Agent, AgentInput, AgentReply, AgentRequest, IdentityClaims } from './agent.js';
 export { manualClock, systemClock } from './clock.js';
 export type { Clock } from './clock.js';
@@ -115,6 +131,7 @@ export type {
   ClaimQuery,
   Delivery,
   DeliveryAttempt,
+  DeliveryEventName,
   DeliveryStatus,
   TurnAcceptance,
   TurnClaim,
@@ -151,7 +168,14 @@ export type {
 } from './schemas/knowledge.js';
 export { widgetConfigSchema, widgetThemeSchema } from './schemas/widget.js';
 export type { WidgetConfig } from './schemas/widget.js';
-export { messageCompletedEventSchema, messageFailedEventSchema } from './schemas/callback.js';
+export {
+  messageCompletedEventSchema,
+  messageFailedEventSchema,
+  sessionCreatedEventSchema,
+  sessionExpiredEventSchema,
+  sessionRatedEventSchema,
+  sessionResolvedEventSchema,
+} from './schemas/callback.js';
 export {
   DEFAULT_CLOCK_TOLERANCE_SECONDS,
   IDENTITY_TOKEN_ALGORITHM,

@@ -102,6 +102,7 @@ await store.transaction(async (tx) => {
       id: defaultIds.random('dlv'),
       accountId: account.id,
       keyId: created.apiKey.id,
+      webhookId: null,
       widgetId: widget.id,
       sessionId: `drain-${i % 64}`,
       messageId: null,

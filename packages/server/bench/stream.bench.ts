@@ -48,7 +48,7 @@ async function streamTurns(store: Store, concurrency: number): Promise<StreamFig
     logger: createLogger('silent'),
     agent: timed.agent,
   });
-  const server = await listen(runtime, { port: 0, host: '127.0.0.1', sweepIntervalMs: 3_600_000 });
+  const server = await listen(runtime, { port: 0, host: '127.0.0.1' });
   const figures: StreamFigures = { turns: 0, perSecond: 0, firstDelta: [], completion: [], tokenToByte: [] };
   const base = `/widgets/${widget.id}/conversations`;
   const turn = async (sessionId: string, content: string, record: boolean): Promise<void> => {

@@ -131,7 +131,7 @@ async function benchBackend(backend: Backend): Promise<BackendFigures> {
       agent: createInstantAgent(),
     });
     const workers = runtime.startWorkers({ allowPrivateCallbacks: true });
-    const server = await listen(runtime, { port: 0, host: '127.0.0.1', sweepIntervalMs: 3_600_000 });
+    const server = await listen(runtime, { port: 0, host: '127.0.0.1' });
     const headers = { 'content-type': 'application/json', 'x-api-key': key };
     const base = `${server.url}/widgets/${widget.id}/conversations`;
     const newSessions = (): Promise<string[]> =>

@@ -37,7 +37,13 @@ Usage: svc <command> [options]      (from the repository root: pnpm svc <command
   keys rotate-callback-secret --id ID                  → { "callbackSecret": "whsec_…" } (shown once)
   keys revoke --id ID
   keys list [--account A]
-  deliveries list [--failed] [--account A] [--limit N] Callback deliveries, newest first
+  webhooks create --account A --url U [--events e1,e2] → { "id": "whk_…", "url", "events", "secret": "whsec_…" } (shown
+                                                       once). Events: session.created, session.resolved,
+                                                       session.expired, session.rated (default: all)
+  webhooks list --account A                            An account's lifecycle webhook endpoints
+  webhooks delete --id W
+  webhooks rotate-secret --id W [--grace-seconds N]    New secret; the old one also signs for N s (86400)
+  deliveries list [--failed] [--account A] [--limit N] Callback and webhook deliveries, newest first
   deliveries replay --id ID                            Send a delivery again (fresh retry budget)
   kb import --account A --file products.json [--name N] → { "id": "kb_…" }
 

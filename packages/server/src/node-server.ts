@@ -10,8 +10,8 @@ export interface RunningServer {
   close(deadlineMs?: number): Promise<void>;
 }
 
-/** Serves the runtime's app over Node's HTTP server and runs the expiry sweep beside it. */
-export async function listen(runtime: Runtime, options: { port: number; host: string; sweepIntervalMs: number }): Promise<RunningServer> {
+/** Serves the runtime's app over Node's HTTP server. (The expiry sweep runs in the workers: see startWorkers.) */
+export async function listen(runtime: Runtime, options: { port: number; host: string }): Promise<RunningServer> {
   const server: ServerType = await new Promise((resolve, reject) => {
     const s = createJsonHttpServer(runtime.app.fetch);
     s.once('error', reject);
@@ -19,21 +19,12 @@ export async function listen(runtime: Runtime, options: { port: number; host: st
   });
   const { port } = server.address() as AddressInfo;
 
-  const sweep = setInterval(() => {
-    runtime.engine.expireIdleSessions().then(
-      (count) => count > 0 && runtime.logger.info({ count }, 'expired idle sessions'),
-      (error: unknown) => runtime.logger.error({ err: error }, 'expiry sweep failed'),
-    );
-  }, options.sweepIntervalMs);
-  sweep.unref();
-
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   return {
     url: `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${port}`,
     port,
     close: (deadlineMs?: number) =>
       new Promise<void>((resolve, reject) => {
-        clearInterval(sweep);
         let force: NodeJS.Timeout | undefined;
         // Stops accepting connections; resolves once the requests in flight are answered and their sockets closed.
         server.close((error) => {

@@ -57,7 +57,7 @@ export async function startServer(config: ServerConfig, options: { role?: Role }
     ...(adminToken ? { extraRoutes: adminRoute(store, config, adminToken) } : {}),
   });
   logger.info({ agent: llm === null ? 'local' : process.env.SVC_AI_PROVIDER, role }, 'starting');
-  const workers = role === 'api' ? null : runtime.startWorkers();
+  const workers = role === 'api' ? null : runtime.startWorkers({ sweepIntervalMs: config.sweepIntervalMs });
   const server = role === 'worker' ? null : await listen(runtime, config);
   // The banner is for the person at the terminal; logs stay JSON on stdout.
   const unpublish = server && adminToken ? await publishAdminEndpoint(config.dataDir, { url: server.url, token: adminToken }) : null;

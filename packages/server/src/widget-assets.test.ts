@@ -43,7 +43,7 @@ beforeAll(async () => {
   panelName = readdirSync(join(dirname(widgetBundlePath()), 'widget-assets')).find((name) => name.startsWith('panel.'))!;
   panel = readFileSync(join(dirname(widgetBundlePath()), 'widget-assets', panelName));
   const { runtime } = await createHarness();
-  const server = await listen(runtime, { port: 0, host: '127.0.0.1', sweepIntervalMs: 60_000 });
+  const server = await listen(runtime, { port: 0, host: '127.0.0.1' });
   base = server.url;
   close = server.close;
 }, 60_000);

@@ -293,9 +293,38 @@ create index rate_limit_counters_by_window on rate_limit_counters (window_start)
 create index api_keys_public_origins on api_keys using gin (allowed_origins jsonb_path_ops) where kind = 'public' and revoked_at is null;
 `;
 
+/**
+ * Lifecycle webhooks (issue 13, DESIGN.md section 5).
+ *
+ * - `webhook_endpoints`: account-level endpoints; `secret` is kept (not hashed) because it signs, as a key's callback
+ *   secret is. After a rotation the replaced secret keeps signing until `previous_secret_expires_at`.
+ * - `deliveries` carries lifecycle events too: `key_id` is null for them and `webhook_id` names the endpoint.
+ */
+const lifecycleWebhooks = /* sql */ `
+create table webhook_endpoints (
+  id text collate "C" primary key,
+  account_id text not null,
+  url text not null,
+  events jsonb not null,
+  secret text not null,
+  previous_secret text,
+  previous_secret_expires_at timestamptz,
+  created_at timestamptz not null
+);
+create index webhook_endpoints_by_account on webhook_endpoints (account_id, created_at, id);
+
+alter table deliveries alter column key_id drop not null;
+alter table deliveries add column webhook_id text;
+alter table deliveries drop constraint deliveries_event_check;
+alter table deliveries add constraint deliveries_event_check check (
+  event in ('message.completed', 'message.failed', 'session.created', 'session.resolved', 'session.expired', 'session.rated')
+);
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', sql: initial },
   { version: 2, name: 'callbacks_and_identity', sql: callbacksAndIdentity },
   { version: 3, name: 'turn_pipeline', sql: turnPipeline },
   { version: 4, name: 'field_hardening', sql: fieldHardening },
+  { version: 5, name: 'lifecycle_webhooks', sql: lifecycleWebhooks },
 ];

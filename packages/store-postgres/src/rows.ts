@@ -3,6 +3,7 @@ import type {
   ApiKey,
   Credits,
   Delivery,
+  WebhookEndpoint,
   FormDefinition,
   IdentityClaims,
   IdentitySecret,
@@ -339,7 +340,8 @@ export const toTurnJob = (row: TurnJobRow): TurnJob => ({
 export interface DeliveryRow {
   id: string;
   account_id: string;
-  key_id: string;
+  key_id: string | null;
+  webhook_id: string | null;
   widget_id: string;
   session_id: string;
   message_id: string | null;
@@ -361,6 +363,7 @@ export const toDelivery = (row: DeliveryRow): Delivery => ({
   id: row.id,
   accountId: row.account_id,
   keyId: row.key_id,
+  webhookId: row.webhook_id,
   widgetId: row.widget_id,
   sessionId: row.session_id,
   messageId: row.message_id,
@@ -376,6 +379,28 @@ export const toDelivery = (row: DeliveryRow): Delivery => ({
   lastError: row.last_error,
   createdAt: row.created_at,
   deliveredAt: row.delivered_at,
+});
+
+export interface WebhookRow {
+  id: string;
+  account_id: string;
+  url: string;
+  events: WebhookEndpoint['events'];
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
+  created_at: Date;
+}
+
+export const toWebhook = (row: WebhookRow): WebhookEndpoint => ({
+  id: row.id,
+  accountId: row.account_id,
+  url: row.url,
+  events: row.events,
+  secret: row.secret,
+  previousSecret: row.previous_secret,
+  previousSecretExpiresAt: row.previous_secret_expires_at,
+  createdAt: row.created_at,
 });
 
 /** JSONB parameters are sent as JSON text and cast in SQL (`$1::jsonb`): both drivers then agree on the encoding. */

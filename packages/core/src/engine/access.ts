@@ -1,6 +1,7 @@
 import type { Account, Principal, Scope, Session, Widget } from '../domain.js';
 import { SvcError } from '../errors.js';
 import { applyExpiry } from '../session-machine.js';
+import { recordExpiry } from './lifecycle.js';
 import type { StoreOps } from '../store/store.js';
 import type { EngineContext } from './context.js';
 
@@ -76,9 +77,7 @@ export async function checkSession(
   }
   if (principal) assertIdentityMatches(principal, stored);
   const current = applyExpiry(stored, ctx.clock.now());
-  if (current.status !== stored.status) {
-    await store.updateSession(widget.id, sessionId, { status: current.status, pendingFormId: null });
-  }
+  if (current.status !== stored.status) await recordExpiry(ctx, store, stored);
   return current;
 }
 

@@ -11,6 +11,7 @@ import { sendMessage, submitForm, type TurnCallOptions, type TurnResult } from '
 import { createSession, endSession, getSession, rateSession } from './sessions.js';
 import type { TurnObserver } from './observer.js';
 import { createTurnRunner } from './turns/runner.js';
+import { expireDueSessions } from './lifecycle.js';
 import type { CreatedSession, EndedSession, RatedSession, SessionView } from '../schemas/session.js';
 import type { HistoryItem } from '../schemas/message.js';
 import type { ProductInput } from '../schemas/product.js';
@@ -74,8 +75,11 @@ export interface Engine {
   rateSession(principal: Principal, widgetId: string, sessionId: string, body: unknown): Promise<EngineResult<RatedSession>>;
   getSession(principal: Principal, widgetId: string, sessionId: string): Promise<EngineResult<SessionView>>;
   listProducts(principal: Principal, knowledgeBaseId: string, query: ListQueryInput): Promise<PageResult<ProductInput>>;
-  /** Marks sessions idle past their TTL as expired; returns how many. Run periodically. */
-  expireIdleSessions(): Promise<number>;
+  /**
+   * Marks sessions idle past their TTL as expired, `batchSize` per transaction with their `session.expired` webhook
+   * rows; returns how many. The workers run it periodically.
+   */
+  expireIdleSessions(batchSize?: number): Promise<number>;
   /**
    * The worker's part of the turn pipeline: claims up to `limit` turn jobs that are queued or whose lease ran out (a
    * crashed process's) and runs them to their end. Resolves how many it ran.
@@ -139,7 +143,7 @@ export function createEngine(options: EngineOptions): Engine {
     rateSession: (p, w, s, body) => rateSession(ctx, p, w, s, body),
     getSession: (p, w, s) => getSession(ctx, p, w, s),
     listProducts: (p, kb, query) => listProducts(ctx, p, kb, query),
-    expireIdleSessions: () => ctx.store.expireSessions(ctx.clock.now()),
+    expireIdleSessions: (batchSize?: number) => expireDueSessions(ctx, batchSize),
     runQueuedTurns: (limit) => runner.runQueued(limit),
     close: () => runner.close(),
     drainTurns: (deadlineMs) => runner.drain(deadlineMs),

@@ -15,6 +15,8 @@ import { assertIdentityMatches, isVisibleTo, loadSession, loadWidget, requireCre
 import { charge } from './billing.js';
 import type { EngineContext, EngineResult } from './context.js';
 import { createdSessionView, sessionView } from './views.js';
+import { recordExpiry, wakeDeliveries, writeLifecycleEvent } from './lifecycle.js';
+import type { Delivery } from '../store/callback-store.js';
 
 /**
  * Everything that changes a session (create, resume, end, rate, and each step of a turn) is one short transaction
@@ -37,7 +39,10 @@ export async function createSession(
   const identitySub = principal.kind === 'public' ? (principal.identity?.sub ?? null) : null;
   const price = flatCredits(ctx.pricing.createSession);
 
+  // Lifecycle rows of the attempt that committed, to wake the delivery worker once it has.
+  let written: Delivery[] = [];
   const attempt = async (): Promise<EngineResult<CreatedSession>> => {
+    written = [];
     const result = await ctx.store.transaction(async (tx): Promise<EngineResult<CreatedSession> | { refusal: unknown }> => {
       const now = ctx.clock.now();
       const stored = await tx.lockSession(widget.id, sessionId);
@@ -51,7 +56,7 @@ export async function createSession(
           assertIdentityMatches(principal, current);
         } catch (refusal) {
           // Refused, but the expiry found on the way is recorded (as reads do): it commits, then the refusal is thrown.
-          if (current.status !== existing.status) await tx.updateSession(widget.id, sessionId, { status: current.status, pendingFormId: null });
+          if (current.status !== existing.status) written.push(...(await recordExpiry(ctx, tx, existing)));
           return { refusal };
         }
         const resumed = touch(current, now, widget.sessionTtlSeconds);
@@ -100,6 +105,7 @@ export async function createSession(
       const { inserted } = await tx.insertSession(session);
       // Created meanwhile by a concurrent call with the same id (there was no row to lock): resume it instead.
       if (!inserted) throw CREATED_CONCURRENTLY;
+      written.push(...(await writeLifecycleEvent(ctx, tx, 'session.created', session)));
       if (input.visitorContext) await tx.upsertVisitor(principal.accountId, input.visitorId, input.visitorContext, now);
       const creditsConsumed = await charge(ctx, tx, {
         accountId: principal.accountId,
@@ -110,6 +116,7 @@ export async function createSession(
       });
       return { status: 201, data: createdSessionView(session, false), creditsConsumed };
     });
+    wakeDeliveries(ctx, written);
     if ('refusal' in result) throw result.refusal;
     return result;
   };
@@ -160,11 +167,12 @@ export async function endSession(
 ): Promise<EngineResult<EndedSession>> {
   requireScope(principal, 'conversations:chat');
   const widget = await loadWidget(ctx, principal, widgetId);
-  return ctx.store.transaction(async (tx) => {
+  const written: Delivery[] = [];
+  const result = await ctx.store.transaction(async (tx) => {
     const session = await loadSession(ctx, widget, sessionId, principal, tx, true);
     const outcome = end(session, ctx.clock.now());
     const view = (s: Session): EndedSession => ({ sessionId: s.id, status: 'resolved', resolvedAt: s.resolvedAt!.toISOString() });
-    if (!outcome.changed) return { status: 200, data: view(outcome.session), creditsConsumed: 0 };
+    if (!outcome.changed) return { status: 200 as const, data: view(outcome.session), creditsConsumed: 0 };
 
     await requireCredits(ctx, principal.accountId, tx);
     await tx.updateSession(widget.id, sessionId, {
@@ -179,8 +187,11 @@ export async function endSession(
       widgetId: widget.id,
       sessionId,
     });
-    return { status: 200, data: view(outcome.session), creditsConsumed };
+    written.push(...(await writeLifecycleEvent(ctx, tx, 'session.resolved', outcome.session, { reason: 'ended' })));
+    return { status: 200 as const, data: view(outcome.session), creditsConsumed };
   });
+  wakeDeliveries(ctx, written);
+  return result;
 }
 
 /** POST …/rate (spec 4.5): resolved or expired sessions only; a new rating replaces the old one. */
@@ -194,7 +205,8 @@ export async function rateSession(
   requireScope(principal, 'conversations:chat');
   const input = parseInput(rateSessionRequestSchema, body);
   const widget = await loadWidget(ctx, principal, widgetId);
-  return ctx.store.transaction(async (tx) => {
+  const written: Delivery[] = [];
+  const result = await ctx.store.transaction(async (tx) => {
     const session = await loadSession(ctx, widget, sessionId, principal, tx, true);
     const rated = rate(session, input.rating);
     await requireCredits(ctx, principal.accountId, tx);
@@ -206,6 +218,9 @@ export async function rateSession(
       widgetId: widget.id,
       sessionId,
     });
-    return { status: 200, data: { sessionId, rating: input.rating }, creditsConsumed };
+    written.push(...(await writeLifecycleEvent(ctx, tx, 'session.rated', rated)));
+    return { status: 200 as const, data: { sessionId, rating: input.rating }, creditsConsumed };
   });
+  wakeDeliveries(ctx, written);
+  return result;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { messageReplySchema } from './message.js';
+import { sessionSchema } from './session.js';
 
 /**
  * The bodies POSTed to a server key's callback URL (DESIGN.md section 5), as `completedPayload` and
@@ -21,3 +22,27 @@ export const messageFailedEventSchema = z.object({
   widgetId: z.string(),
   error: z.object({ code: z.string(), message: z.string() }),
 });
+
+/**
+ * The lifecycle webhook bodies (DESIGN.md section 5) as `writeLifecycleEvent` writes them: POSTed to an account's
+ * webhook endpoints, `data` being the session as get-session shows it after the change.
+ */
+function lifecycleEventSchema<Name extends string>(name: Name) {
+  return z.object({
+    event: z.literal(name),
+    /** The event's id, shared by every endpoint told about the change. */
+    id: z.string(),
+    /** This delivery's id (equal to `X-Svc-Delivery`), stable across retries. */
+    deliveryId: z.string(),
+    createdAt: z.string().datetime(),
+    data: sessionSchema,
+  });
+}
+
+export const sessionCreatedEventSchema = lifecycleEventSchema('session.created');
+export const sessionResolvedEventSchema = lifecycleEventSchema('session.resolved').extend({
+  /** `ended`: the end-session call; `agent`: the AI concluded the conversation. */
+  reason: z.enum(['ended', 'agent']),
+});
+export const sessionExpiredEventSchema = lifecycleEventSchema('session.expired');
+export const sessionRatedEventSchema = lifecycleEventSchema('session.rated');

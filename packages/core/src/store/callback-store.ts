@@ -1,5 +1,6 @@
 import type { IdentityClaims } from '../agent.js';
 import type { LedgerEntry, StoredMessage, SurfacedForm } from '../domain.js';
+import type { LifecycleEventName } from './webhook-store.js';
 
 /**
  * Durable turn work (DESIGN.md sections 3a and 5): every turn is a job row and every callback a delivery row, each
@@ -44,16 +45,21 @@ export interface TurnJob {
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 export type CallbackEventName = 'message.completed' | 'message.failed';
+/** Every event a delivery row can carry: a key's callbacks and the lifecycle webhooks. */
+export type DeliveryEventName = CallbackEventName | LifecycleEventName;
 
 export interface Delivery {
   /** Sent as `X-Svc-Delivery`: stable across retries, for receivers' de-duplication. */
   id: string;
   accountId: string;
-  keyId: string;
+  /** Callbacks: the API key whose callback secret signs. Null for lifecycle webhooks. */
+  keyId: string | null;
+  /** Lifecycle webhooks: the endpoint whose secret(s) sign. Null for callbacks. */
+  webhookId: string | null;
   widgetId: string;
   sessionId: string;
   messageId: string | null;
-  event: CallbackEventName;
+  event: DeliveryEventName;
   /** The exact body, fixed at creation, so every attempt sends the same bytes. */
   payload: string;
   url: string;

@@ -3,6 +3,7 @@ import { chunkDocument } from './chunking.js';
 import { resolveByAgent } from '../session-machine.js';
 import { createMemoryCallbackOps } from './memory-callback-ops.js';
 import { createMemoryGuardOps } from './memory-guard-ops.js';
+import { createMemoryWebhookOps } from './memory-webhook-ops.js';
 import type { TurnEvent } from './callback-store.js';
 import { searchMemoryKnowledge } from './memory-search.js';
 import type { MemoryState } from './memory-state.js';
@@ -17,6 +18,7 @@ export function createMemoryOps(state: MemoryState, publish: (event: TurnEvent) 
   return {
     ...createMemoryCallbackOps(state),
     ...createMemoryGuardOps(state),
+    ...createMemoryWebhookOps(state),
     async publishTurnEvent(event) {
       publish(event);
     },

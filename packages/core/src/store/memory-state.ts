@@ -14,6 +14,7 @@ import type { Delivery, TurnJob } from './callback-store.js';
 import type { DocumentChunk } from './chunking.js';
 import { Journal, Table } from './memory-tables.js';
 import type { IdempotencyRecord } from './store.js';
+import type { WebhookEndpoint } from './webhook-store.js';
 
 /** A document with the passages it was split into on insert, as the SQL stores keep them in a table. */
 export interface IndexedDocument {
@@ -56,6 +57,7 @@ export interface MemoryState {
   /** Last `seq` handed out; like a SQL sequence it is not rolled back, so gaps are possible. */
   turnJobSeq: { last: number };
   deliveries: Table<Delivery>;
+  webhooks: Table<WebhookEndpoint>;
   /** Rate-limit counters keyed by (client, window start in ms). */
   rateCounters: Table<{ windowStart: number; count: number }>;
 }
@@ -81,6 +83,7 @@ export function createMemoryState(): MemoryState {
     turnJobs: table(),
     turnJobSeq: { last: 0 },
     deliveries: table(),
+    webhooks: table(),
     rateCounters: table(),
   };
 }

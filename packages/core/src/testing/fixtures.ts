@@ -12,6 +12,7 @@ import type {
 } from '../domain.js';
 import type { Delivery, TurnJob } from '../store/callback-store.js';
 import type { IdempotencyRecord } from '../store/store.js';
+import type { WebhookEndpoint } from '../store/webhook-store.js';
 
 /**
  * Valid entities for tests, every field filled (so a round-trip checks them all); pass overrides for what a test
@@ -229,6 +230,7 @@ export function makeDelivery(overrides: Partial<Delivery> = {}): Delivery {
     id: fixtureId('dlv'),
     accountId: 'acct_fixture',
     keyId: 'key_fixture',
+    webhookId: null,
     widgetId: 'wgt_fixture',
     sessionId: 'sess_fixture',
     messageId: 'msg_fixture',
@@ -244,6 +246,21 @@ export function makeDelivery(overrides: Partial<Delivery> = {}): Delivery {
     lastError: null,
     createdAt: at(0),
     deliveredAt: null,
+    ...overrides,
+  };
+}
+
+/** A lifecycle webhook endpoint receiving every event, with no rotation in progress. */
+export function makeWebhook(overrides: Partial<WebhookEndpoint> = {}): WebhookEndpoint {
+  return {
+    id: fixtureId('whk'),
+    accountId: 'acct_fixture',
+    url: 'https://hooks.example.com/svc?tenant=ä',
+    events: ['session.created', 'session.resolved', 'session.expired', 'session.rated'],
+    secret: 'whsec_fixture_current',
+    previousSecret: null,
+    previousSecretExpiresAt: null,
+    createdAt: at(0),
     ...overrides,
   };
 }

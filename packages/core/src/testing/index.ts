@@ -15,6 +15,7 @@ export {
   makeProduct,
   makeSession,
   makeTurnJob,
+  makeWebhook,
   makeWidget,
 } from './fixtures.js';
 export { agentReply, createEngineHarness, echoAgent } from './engine-harness.js';

@@ -12,6 +12,7 @@ import { sessionContract } from './contract/sessions.js';
 import { transactionContract } from './contract/transactions.js';
 import { turnJobContract } from './contract/turn-jobs.js';
 import { turnPipelineContract } from './contract/turn-pipeline.js';
+import { webhookContract } from './contract/webhooks.js';
 import { widgetAndKeyContract } from './contract/widgets-and-keys.js';
 
 export interface StoreUnderTest {
@@ -60,5 +61,6 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
     describe('callback deliveries', () => deliveryContract(store));
     describe('identity secrets and bound sessions', () => identityContract(store));
     describe('rate counters and origin lookup', () => guardContract(store));
+    describe('lifecycle webhooks and the expiry sweep', () => webhookContract(store));
   });
 }

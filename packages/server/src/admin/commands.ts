@@ -9,6 +9,7 @@ import { createAccount, setCredits } from './accounts.js';
 import { describeDelivery, replayDelivery } from './deliveries.js';
 import { createApiKey, createPublicKey, describeKey, rotateCallbackSecret } from './keys.js';
 import { importKnowledgeBase } from './knowledge.js';
+import { runWebhookCommand } from './webhooks.js';
 import { createWidget, currentIdentitySecret, rotateIdentitySecret, setWidgetForms, setWidgetTheme } from './widgets.js';
 
 /**
@@ -44,6 +45,9 @@ export const OPTIONS = {
   failed: { type: 'boolean' },
   limit: { type: 'string' },
   'grace-hours': { type: 'string' },
+  url: { type: 'string' },
+  events: { type: 'string' },
+  'grace-seconds': { type: 'string' },
 } as const;
 
 export type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -197,6 +201,27 @@ export async function runAdmin(command: string, values: Values, store: Store, co
         : 'No keys.';
       return { json: keys, text };
     }
+    case 'webhooks create':
+      return runWebhookCommand(
+        'create',
+        { account: required(values, 'account'), url: required(values, 'url'), ...(values.events === undefined ? {} : { events: values.events }) },
+        store,
+        config.allowPrivateCallbacks,
+      );
+    case 'webhooks list':
+      return runWebhookCommand('list', { account: required(values, 'account') }, store, config.allowPrivateCallbacks);
+    case 'webhooks delete':
+      return runWebhookCommand('delete', { id: required(values, 'id') }, store, config.allowPrivateCallbacks);
+    case 'webhooks rotate-secret':
+      return runWebhookCommand(
+        'rotate-secret',
+        {
+          id: required(values, 'id'),
+          ...(values['grace-seconds'] === undefined ? {} : { graceSeconds: number(values['grace-seconds'], 'grace-seconds') }),
+        },
+        store,
+        config.allowPrivateCallbacks,
+      );
     case 'kb import': {
       const content = await readJsonFile(required(values, 'file'));
       const result = await importKnowledgeBase(store, {

@@ -11,6 +11,7 @@ export function describeDelivery(d: Delivery): Record<string, unknown> {
     url: redactCredentials(d.url),
     sessionId: d.sessionId,
     messageId: d.messageId,
+    webhookId: d.webhookId,
     lastStatus: d.lastStatus,
     lastError: d.lastError,
     createdAt: d.createdAt.toISOString(),

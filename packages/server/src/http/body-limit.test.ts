@@ -54,7 +54,7 @@ describe('bodies over 64 KiB on a keep-alive connection', () => {
   let server: RunningServer;
   beforeAll(async () => {
     h = await createHarness();
-    server = await listen(h.runtime, { port: 0, host: '127.0.0.1', sweepIntervalMs: 60_000 });
+    server = await listen(h.runtime, { port: 0, host: '127.0.0.1' });
   });
   afterAll(async () => {
     await server.close();

@@ -23,7 +23,7 @@ async function serve(store: Store, publicUrl?: string) {
     store,
     logger: createLogger('silent'),
   });
-  const server = await listen(runtime, { port: 0, host: '127.0.0.1', sweepIntervalMs: 3_600_000 });
+  const server = await listen(runtime, { port: 0, host: '127.0.0.1' });
   cleanups.push(() => server.close());
   return server;
 }

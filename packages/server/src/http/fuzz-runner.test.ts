@@ -30,7 +30,7 @@ beforeAll(async () => {
     store,
     logger: createLogger('silent'),
   });
-  server = await listen(runtime, { port: 0, host: '127.0.0.1', sweepIntervalMs: 3_600_000 });
+  server = await listen(runtime, { port: 0, host: '127.0.0.1' });
   const { key: publicKey } = await createPublicKey(store, { widgetId: seed.widgetId, origins: [ORIGIN] });
   const post = async (path: string, body: unknown, key = seed.apiKey, origin?: string): Promise<{ data: Record<string, string> }> => {
     const res = await fetch(`${server.url}${path}`, {

@@ -84,7 +84,7 @@ describe(`seeded fuzz run: ${REQUESTS} requests over a real socket (seed ${SEED}
   beforeAll(async () => {
     store = await createPostgresStore({ connectionString: DATABASE_URL, schema });
     h = await createHarness({ credits: 10_000_000, store });
-    server = await listen(h.runtime, { port: 0, host: '127.0.0.1', sweepIntervalMs: 60_000 });
+    server = await listen(h.runtime, { port: 0, host: '127.0.0.1' });
     publicKey = (await createPublicKey(h.store, { widgetId: h.widget.id, origins: [origin] })).key;
     fullKey = await h.newKey(['conversations:chat', 'identity:assert', 'knowledge:read', 'knowledge:write']);
   });

@@ -6,7 +6,7 @@ import { listen, type RunningServer } from '../node-server.js';
 let server: RunningServer;
 beforeAll(async () => {
   const h = await createHarness();
-  server = await listen(h.runtime, { port: 0, host: '127.0.0.1', sweepIntervalMs: 3_600_000 });
+  server = await listen(h.runtime, { port: 0, host: '127.0.0.1' });
 });
 afterAll(() => server.close());
 

@@ -37,7 +37,7 @@ async function instance(store: Store, config: { limit: number; trustProxy?: numb
     // Mid-window and frozen: fixed windows restart on the minute, which a test must not straddle by chance.
     clock: { now: () => new Date('2026-03-01T12:00:30Z') },
   });
-  const server = await listen(runtime, { port: 0, host: '127.0.0.1', sweepIntervalMs: 3_600_000 });
+  const server = await listen(runtime, { port: 0, host: '127.0.0.1' });
   cleanups.push(() => server.close());
   return server.url;
 }

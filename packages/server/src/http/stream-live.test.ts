@@ -39,7 +39,7 @@ async function postgresStore(): Promise<Store> {
 
 async function live(options: HarnessOptions = {}): Promise<{ h: Harness; url: string }> {
   const h = await createHarness(options);
-  const server = await listen(h.runtime, { port: 0, host: '127.0.0.1', sweepIntervalMs: 60_000 });
+  const server = await listen(h.runtime, { port: 0, host: '127.0.0.1' });
   servers.push(server);
   return { h, url: server.url };
 }

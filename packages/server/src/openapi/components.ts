@@ -38,6 +38,10 @@ import {
   usageSchema,
   messageCompletedEventSchema,
   messageFailedEventSchema,
+  sessionCreatedEventSchema,
+  sessionExpiredEventSchema,
+  sessionRatedEventSchema,
+  sessionResolvedEventSchema,
   visitorContextSchema,
 } from '@svc/core';
 
@@ -85,6 +89,10 @@ export const RESPONSE_SCHEMAS = {
   Health: healthSchema,
   MessageCompletedEvent: messageCompletedEventSchema,
   MessageFailedEvent: messageFailedEventSchema,
+  SessionCreatedEvent: sessionCreatedEventSchema,
+  SessionResolvedEvent: sessionResolvedEventSchema,
+  SessionExpiredEvent: sessionExpiredEventSchema,
+  SessionRatedEvent: sessionRatedEventSchema,
   CreatedSessionResponse: envelope(createdSessionSchema),
   SessionResponse: envelope(sessionSchema),
   EndedSessionResponse: envelope(endedSessionSchema),

@@ -207,8 +207,22 @@ describe('OpenAPI document', () => {
   });
 
   it('publishes the callback payloads as OpenAPI 3.1 webhooks with the delivery headers @svc/callbacks requires', () => {
-    expect(Object.keys(doc.webhooks)).toEqual(['message.completed', 'message.failed']);
-    for (const [event, schema] of [['message.completed', 'MessageCompletedEvent'], ['message.failed', 'MessageFailedEvent']] as const) {
+    expect(Object.keys(doc.webhooks)).toEqual([
+      'message.completed',
+      'message.failed',
+      'session.created',
+      'session.resolved',
+      'session.expired',
+      'session.rated',
+    ]);
+    for (const [event, schema] of [
+      ['message.completed', 'MessageCompletedEvent'],
+      ['message.failed', 'MessageFailedEvent'],
+      ['session.created', 'SessionCreatedEvent'],
+      ['session.resolved', 'SessionResolvedEvent'],
+      ['session.expired', 'SessionExpiredEvent'],
+      ['session.rated', 'SessionRatedEvent'],
+    ] as const) {
       const post = doc.webhooks[event].post;
       expect((post.parameters as Json[]).map((p) => [p.name, p.in, p.required])).toEqual([
         ['X-Svc-Signature', 'header', true],
@@ -220,5 +234,12 @@ describe('OpenAPI document', () => {
     }
     expect(doc.components.schemas.MessageFailedEvent.properties.messageId).toEqual({ type: 'null' });
     expect(doc.components.schemas.MessageCompletedEvent.properties.data.properties).not.toHaveProperty('messageId');
+  });
+
+  it('publishes the lifecycle webhook bodies: the get-session view, and why a session was resolved', () => {
+    expect(Object.keys(doc.components.schemas.SessionExpiredEvent.properties)).toEqual(['event', 'id', 'deliveryId', 'createdAt', 'data']);
+    expect(doc.components.schemas.SessionExpiredEvent.properties.data).toEqual({ $ref: '#/components/schemas/Session' });
+    expect(doc.components.schemas.SessionResolvedEvent.properties.reason).toEqual({ type: 'string', enum: ['ended', 'agent'] });
+    expect(doc.webhooks['session.resolved'].post.tags).toEqual(['Sessions']);
   });
 });

@@ -148,6 +148,23 @@ function webhook(event: string, schema: 'MessageCompletedEvent' | 'MessageFailed
   };
 }
 
+/** A lifecycle webhook (DESIGN.md section 5): sent to the account's webhook endpoints, not to a key's callback URL. */
+function lifecycleWebhook(event: string, schema: 'SessionCreatedEvent' | 'SessionResolvedEvent' | 'SessionExpiredEvent' | 'SessionRatedEvent', description: string): Json {
+  const operationId = `${event.replace('.', '_').replace(/_(\w)/g, (_, c: string) => c.toUpperCase())}Webhook`;
+  return {
+    post: {
+      operationId,
+      tags: ['Sessions'],
+      summary: `\`${event}\` webhook`,
+      description: `${description} POSTed to every webhook endpoint of the account subscribed to it (\`svc webhooks create --account A --url U [--events …]\`), signed with the endpoint's secret (during a secret rotation, \`X-Svc-Signature\` carries two comma-separated signatures: one per secret). \`data\` is the session as get-session shows it after the change; \`id\` is the event's, the same at every endpoint. The event is recorded in the transaction that changes the session, so it is sent exactly when the change happened. Answer any 2xx within 10 s; a failure is retried 0 s, 1 s and 5 s after the previous attempt; replay failed ones with \`svc deliveries replay\`.`,
+      security: [],
+      parameters: DELIVERY_HEADERS,
+      requestBody: { required: true, content: { 'application/json': { schema: ref(schema) } } },
+      responses: { '200': { description: 'Received (any 2xx).' } },
+    },
+  };
+}
+
 /**
  * The OpenAPI 3.1 document of the HTTP API, generated from @svc/core's zod schemas and error table: every
  * endpoint, parameter, body, success and error response. Serve it as JSON.
@@ -178,6 +195,10 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions = {}): Json
     webhooks: {
       'message.completed': webhook('message.completed', 'MessageCompletedEvent', 'The reply of a callback-mode turn.'),
       'message.failed': webhook('message.failed', 'MessageFailedEvent', 'A callback-mode turn that could not be answered (`error.code` says why; nothing was billed).'),
+      'session.created': lifecycleWebhook('session.created', 'SessionCreatedEvent', 'A session was created (resuming one sends nothing).'),
+      'session.resolved': lifecycleWebhook('session.resolved', 'SessionResolvedEvent', 'A session was resolved: `reason` is `ended` (the end-session call) or `agent` (the AI concluded the conversation).'),
+      'session.expired': lifecycleWebhook('session.expired', 'SessionExpiredEvent', 'A session expired after its widget\'s idle time.'),
+      'session.rated': lifecycleWebhook('session.rated', 'SessionRatedEvent', 'A resolved or expired session was rated (each new rating is an event).'),
     },
     components: {
       schemas: componentSchemas(),

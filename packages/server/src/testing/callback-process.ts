@@ -1,6 +1,7 @@
 /**
  * A service process for the crash and multi-worker tests: PostgreSQL store (DATABASE_URL, SVC_TEST_SCHEMA), an
- * agent that takes AGENT_DELAY_MS per turn, HTTP (ROLE all) and/or workers (ROLE all|worker). Prints
+ * agent that takes AGENT_DELAY_MS per turn, HTTP (ROLE all|api) and/or workers (ROLE all|worker; the expiry sweep
+ * every SWEEP_MS). Prints
  * `ready <url>` once serving. Real code paths only: the same runtime, workers and store as `svc start`.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -23,14 +24,18 @@ const runtime = await createRuntime({
     return { content: `answer to ${message}` };
   }),
 });
-runtime.startWorkers({
-  allowPrivateCallbacks: true,
-  pollMs: 50,
-  turnConcurrency: Number(env.TURN_CONCURRENCY ?? 4),
-});
+// ROLE api serves without workers, as `svc start --role api` does.
+if (env.ROLE !== 'api') {
+  runtime.startWorkers({
+    allowPrivateCallbacks: true,
+    pollMs: 50,
+    turnConcurrency: Number(env.TURN_CONCURRENCY ?? 4),
+    sweepIntervalMs: Number(env.SWEEP_MS ?? 60_000),
+  });
+}
 if (env.ROLE === 'worker') {
   console.log('ready worker');
 } else {
-  const server = await listen(runtime, { port: 0, host: '127.0.0.1', sweepIntervalMs: 3_600_000 });
+  const server = await listen(runtime, { port: 0, host: '127.0.0.1' });
   console.log(`ready ${server.url}`);
 }

@@ -1,4 +1,4 @@
-import { randomBase62, signCallback, type Clock, type Delivery, type Store } from '@svc/core';
+import { randomBase62, signCallback, signingSecrets, type Clock, type Delivery, type Store } from '@svc/core';
 import type { Logger } from 'pino';
 import { postCallback, DELIVERY_TIMEOUT_MS, type ConnectOptions, type PostResult } from './post-callback.js';
 
@@ -29,22 +29,40 @@ export function nextAttemptAfterFailure(attemptsSoFar: number, at: Date, delays:
   return delay === undefined ? null : new Date(at.getTime() + delay);
 }
 
-/** Sends one claimed delivery and records the outcome. Each attempt gets a fresh timestamp and signature. */
+/**
+ * The secrets that sign a delivery now: a key's callback secret, or a webhook endpoint's secret(s) (two during a
+ * rotation's grace period). A string instead when nothing can sign it any more: the key was revoked or lost its
+ * callback secret, or the endpoint was deleted. That failure is permanent (no retries; replay after fixing it).
+ */
+async function signingSecretsOf(store: Store, delivery: Delivery, now: Date): Promise<string[] | string> {
+  if (delivery.webhookId !== null) {
+    const webhook = await store.getWebhook(delivery.webhookId);
+    return webhook ? signingSecrets(webhook, now) : 'the webhook endpoint was deleted';
+  }
+  const key = delivery.keyId === null ? null : await store.getApiKey(delivery.keyId);
+  if (!key || key.revokedAt !== null || !key.callbackSecret) return 'the API key was revoked or lost its callback secret';
+  return [key.callbackSecret];
+}
+
+/** Sends one claimed delivery and records the outcome. Each attempt gets a fresh timestamp and signature(s). */
 export async function attemptDelivery(options: DeliveryWorkerOptions, delivery: Delivery): Promise<PostResult> {
   const { store, clock } = options;
-  const key = await store.getApiKey(delivery.keyId);
+  const secrets = await signingSecretsOf(store, delivery, clock.now());
+  const permanent = typeof secrets === 'string';
   let result: PostResult;
-  if (!key || key.revokedAt !== null || !key.callbackSecret) {
-    result = { ok: false, status: null, error: 'the API key was revoked or lost its callback secret' };
+  if (permanent) {
+    result = { ok: false, status: null, error: secrets };
   } else {
     const timestamp = Math.floor(clock.now().getTime() / 1000);
+    // Several signatures are comma-separated; receivers (@svc/callbacks) accept the delivery when one matches.
+    const signatures = await Promise.all(secrets.map((secret) => signCallback(secret, timestamp, delivery.payload)));
     result = await postCallback(
       delivery.url,
       delivery.payload,
       {
         'content-type': 'application/json',
-        'user-agent': 'svc-conversations-callbacks/1',
-        'x-svc-signature': await signCallback(key.callbackSecret, timestamp, delivery.payload),
+        'user-agent': delivery.webhookId === null ? 'svc-conversations-callbacks/1' : 'svc-conversations-webhooks/1',
+        'x-svc-signature': signatures.join(','),
         'x-svc-timestamp': String(timestamp),
         'x-svc-event': delivery.event,
         'x-svc-delivery': delivery.id,
@@ -54,7 +72,6 @@ export async function attemptDelivery(options: DeliveryWorkerOptions, delivery: 
   }
   const at = clock.now();
   const attempts = delivery.attempts + 1;
-  const permanent = !key || key.revokedAt !== null || !key.callbackSecret;
   const nextAttemptAt = result.ok || permanent ? null : nextAttemptAfterFailure(attempts, at, options.retryDelaysMs);
   await store.recordDeliveryAttempt(delivery.id, { at, ok: result.ok, status: result.status, error: result.error, nextAttemptAt });
   if (nextAttemptAt) options.onRetryScheduled?.(nextAttemptAt);

@@ -57,7 +57,7 @@ async function serveInProcess(s: Setup): Promise<RunningServer> {
       return { content: `answer to ${message}` };
     }),
   });
-  const server = await listen(runtime, { port: 0, host: '127.0.0.1', sweepIntervalMs: 3_600_000 });
+  const server = await listen(runtime, { port: 0, host: '127.0.0.1' });
   cleanups.push(async () => {
     await server.close();
     await runtime.engine.close();

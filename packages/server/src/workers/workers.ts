@@ -18,11 +18,15 @@ export interface WorkerOptions {
   deliveryConcurrency?: number;
   deliveryTimeoutMs?: number;
   retryDelaysMs?: readonly number[];
+  /** How often idle sessions are expired (with their `session.expired` webhook rows). Default 60 s. */
+  sweepIntervalMs?: number;
+  /** Sessions expired per transaction by the sweep. Default 200. */
+  sweepBatchSize?: number;
 }
 
 export interface Workers {
   /** Start the named loop now rather than at its next poll. */
-  wake(kind: 'turn' | 'delivery'): void;
+  wake(kind: 'turn' | 'delivery' | 'expiry'): void;
   stop(): Promise<void>;
   /**
    * Graceful shutdown: claims nothing more and waits up to `deadlineMs` for the rounds in hand (deliveries in flight,
@@ -33,8 +37,10 @@ export interface Workers {
 
 /**
  * The background workers of DESIGN.md sections 3a and 5: turn jobs nobody in this process is running (a crashed
- * process's, once their lease ran out, and queued ones whose turn came while their own process missed the news), and
- * deliveries. Turns accepted by this process run without them.
+ * process's, once their lease ran out, and queued ones whose turn came while their own process missed the news),
+ * deliveries, and the expiry sweep (idle sessions become expired, each batch in one transaction with its
+ * `session.expired` webhook rows). Turns accepted by this process run without them. The sweep lives here, not in the
+ * HTTP listener, so `svc start --role worker` expires sessions too; several workers sweep side by side (`SKIP LOCKED`).
  */
 export function startWorkers(options: WorkerOptions): Workers {
   const owner = workerId();
@@ -66,10 +72,20 @@ export function startWorkers(options: WorkerOptions): Workers {
       },
     });
   const deliveries: PollLoop = startPollLoop({ pollMs, onError, tick: deliveryRound });
+  const expiry: PollLoop = startPollLoop({
+    pollMs: options.sweepIntervalMs ?? 60_000,
+    onError: (error) => options.logger.error({ err: error }, 'expiry sweep failed'),
+    tick: async () => {
+      const count = await options.engine.expireIdleSessions(options.sweepBatchSize ?? 200);
+      if (count > 0) options.logger.info({ count }, 'expired idle sessions');
+      // The sweep goes on until nothing is due, so the next round waits for the interval.
+      return false;
+    },
+  });
   return {
-    wake: (kind) => (kind === 'turn' ? turns : deliveries).wake(),
+    wake: (kind) => (kind === 'turn' ? turns : kind === 'delivery' ? deliveries : expiry).wake(),
     stop: async () => {
-      await Promise.all([turns.stop(), deliveries.stop()]);
+      await Promise.all([turns.stop(), deliveries.stop(), expiry.stop()]);
     },
     drain: async (deadlineMs) => {
       const deadline = Date.now() + deadlineMs;
@@ -82,7 +98,7 @@ export function startWorkers(options: WorkerOptions): Workers {
           clearTimeout(timer);
         }
       };
-      await within(turns.stop());
+      await within(Promise.all([turns.stop(), expiry.stop()]));
       await within(deliveries.stop());
       // The replies of the turns that just finished are queued deliveries: send them while time remains.
       while (Date.now() < deadline) {

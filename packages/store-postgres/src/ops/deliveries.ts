@@ -40,8 +40,8 @@ export function deliveryOps(db: Db): DeliveryOps {
     async insertDelivery(delivery) {
       await db().query(
         `insert into deliveries (id, account_id, key_id, widget_id, session_id, message_id, event, payload, url, status, attempts,
-           next_attempt_at, lease_owner, lease_expires_at, last_status, last_error, created_at, delivered_at)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
+           next_attempt_at, lease_owner, lease_expires_at, last_status, last_error, created_at, delivered_at, webhook_id)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`,
         [
           delivery.id,
           delivery.accountId,
@@ -61,6 +61,7 @@ export function deliveryOps(db: Db): DeliveryOps {
           delivery.lastError,
           delivery.createdAt,
           delivery.deliveredAt,
+          delivery.webhookId,
         ],
       );
     },

@@ -70,6 +70,7 @@ function deliveryRow(delivery: Delivery): Record<string, unknown> {
     id: delivery.id,
     account_id: delivery.accountId,
     key_id: delivery.keyId,
+    webhook_id: delivery.webhookId,
     widget_id: delivery.widgetId,
     session_id: delivery.sessionId,
     message_id: delivery.messageId,

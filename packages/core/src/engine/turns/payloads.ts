@@ -21,6 +21,7 @@ export function delivery(
     id,
     accountId: target.accountId,
     keyId: target.keyId,
+    webhookId: null,
     widgetId: target.widgetId,
     sessionId: target.sessionId,
     messageId,

@@ -3,11 +3,12 @@ import { priceTurn, totalCredits } from '../../credits.js';
 import type { ReplyFormat, Session, StoredMessage, Visitor, VisitorContext, Widget } from '../../domain.js';
 import { ERROR_STATUS, SvcError, isSvcError, type ErrorCode } from '../../errors.js';
 import { resolveByAgent } from '../../session-machine.js';
-import type { TurnJob } from '../../store/callback-store.js';
+import type { Delivery, TurnCommit, TurnJob } from '../../store/callback-store.js';
 import type { StoreOps } from '../../store/store.js';
 import { ledgerEntry } from '../billing.js';
 import type { EngineContext } from '../context.js';
 import { replyView } from '../views.js';
+import { wakeDeliveries, writeLifecycleEvent } from '../lifecycle.js';
 import { completedPayload, delivery, failedPayload } from './payloads.js';
 
 /** Claims after which a job that keeps crashing its worker is given up (and reported as failed). */
@@ -247,7 +248,7 @@ async function commitTurn(ctx: EngineContext, job: TurnJob, hooks: RunHooks, set
     sessionId: job.sessionId,
     messageId: message.id,
   });
-  const stored = await ctx.store.commitTurn({
+  const commit: TurnCommit = {
     jobId: job.id,
     owner: hooks.owner,
     at,
@@ -255,9 +256,24 @@ async function commitTurn(ctx: EngineContext, job: TurnJob, hooks: RunHooks, set
     session: { pendingFormId: reply.forms[0]?.formId ?? null, concludedAt: reply.sessionEnded ? at : null },
     charge,
     deliveries: url ? [delivery(ctx, job, url, 'message.completed', completedPayload(job, view), message.id)] : [],
-  });
+  };
+  // The common turn is one round trip. A turn whose agent ends the session also writes `session.resolved`, in the
+  // same transaction, when (and only when) the commit is what resolved it: the session is locked first to know.
+  let resolved: Delivery[] = [];
+  const stored = !reply.sessionEnded
+    ? await ctx.store.commitTurn(commit)
+    : await ctx.store.transaction(async (tx) => {
+        const before = await tx.lockSession(job.widgetId, job.sessionId);
+        const committed = await tx.commitTurn(commit);
+        if (committed && before?.status === 'active') {
+          const after = await tx.getSession(job.widgetId, job.sessionId);
+          if (after) resolved = await writeLifecycleEvent(ctx, tx, 'session.resolved', after, { reason: 'agent' });
+        }
+        return committed;
+      });
   if (!stored) throw new LeaseLostError(job.id);
   if (url) ctx.onWork?.('delivery');
+  wakeDeliveries(ctx, resolved);
   return { ok: true, reply: stored, creditsConsumed: charge?.total ?? 0 };
 }
 
