@@ -346,14 +346,16 @@ export function createConversation(options: ConversationOptions): Conversation {
           if (event === 'message.completed') reply = data.data;
           if (event === 'message.failed') throw new ApiError(502, data.error.code, data.error.message);
           // A replayed turn already on screen is not drafted a second time.
-          if (event === 'message.delta' && !state().messages.some((item) => item.id === messageId)) {
-            if (!draft) {
-              // No id until it completes: the id marks a reply already on screen (a replay), which this is not.
-              const bubble = message('assistant', '');
+          if (event === 'message.delta' && data.text && !state().messages.some((item) => item.id === messageId)) {
+            text += data.text;
+            if (draft) update([draft], { content: text });
+            else {
+              // Created with its first text, so it is on screen at once and the list scrolls to its start. No id
+              // until it completes: the id marks a reply already on screen (a replay), which this is not.
+              const bubble = message('assistant', text);
               draft = bubble.key;
               set({ typing: false, messages: placed(state().messages, question, bubble) });
             }
-            update([draft], { content: (text += data.text) });
           }
         }
       } catch (error) {
