@@ -80,10 +80,10 @@ describe('streamed replies (response_type "stream")', () => {
     expect(queryTestId('svc-status')).toBeNull();
   }, 10_000);
 
-  it('a stream broken before message.start: the banner says the service is unreachable, and its retry replays the turn with the same key', async () => {
+  it('a stream broken before message.start: "unreachable" with a retry that replays the turn (same key), shown once', async () => {
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     bubble({ apiKey: API_KEY, apiBase: BASE }).open();
-    // The service answered 200 but the connection broke before the first event.
+    // The service runs the turn, but the connection breaks before the first event.
     service.state.cutBeforeStart = true;
     send('Hi');
     await waitFor(() => expect(queryTestId('svc-status')?.getAttribute('data-kind')).toBe('unreachable'));
@@ -92,6 +92,10 @@ describe('streamed replies (response_type "stream")', () => {
     await reply('Echo: Hi');
     const [first, second] = posts('/messages');
     expect(second!.headers['idempotency-key']).toBe(first!.headers['idempotency-key']);
+    // The replayed stream is the first turn's reply: one question, one answer, nothing run twice.
+    expect(messages().map((message) => message.text)).toEqual(['Hi', 'Echo: Hi']);
+    expect(service.sessions.get('sess_1')!.history.map((item) => item.content)).toEqual(['Hi', 'Echo: Hi']);
+    expect(queryTestId('svc-status')).toBeNull();
   });
 });
 

@@ -66,8 +66,10 @@ export function createFakeService() {
     /** Errors for the coming requests of any kind (checked before the endpoint runs), in order. */
     failNext: [] as TurnOutcome[],
     pageSize: 100,
-    /** Streamed turns are accepted, then the connection breaks before `message.start`. */
+    /** Streamed turns are run, then the connection breaks before `message.start`. */
     cutBeforeStart: false,
+    /** The events of each streamed turn by `Idempotency-Key`: a repeated key replays them (DESIGN.md 4). */
+    replays: new Map<string, [string, unknown][]>(),
     sessionCount: 0,
     messageCount: 0,
     pendingPolls: new Map<string, { reply: HistoryItem; polls: number; session: string }>(),
@@ -122,15 +124,13 @@ export function createFakeService() {
     return new HttpResponse(body, { headers: { 'Content-Type': 'text/event-stream' } });
   }
 
-  function turn(current: FakeSession, userContent: string, sessionId: string, stream: boolean): Response {
+  function turn(current: FakeSession, userContent: string, sessionId: string, stream: boolean, key: string | null): Response {
+    const replay = key && state.replays.get(key);
+    if (replay) return eventStream(replay);
     if (current.status !== 'active') return error(409, 'session_not_active');
     const outcome = state.next.shift() ?? { reply: { content: `Echo: ${userContent}` } };
     if ('status' in outcome) return error(outcome.status, outcome.code, outcome.message, outcome.field, outcome.headers);
     current.history.push(item('user', userContent));
-    if (stream && state.cutBeforeStart) {
-      state.next.unshift(outcome);
-      return eventStream([], undefined, true);
-    }
     if ('failed' in outcome) {
       return eventStream([
         ['message.start', { messageId: nextId(), sessionId }],
@@ -158,7 +158,10 @@ export function createFakeService() {
     }
     current.history.push(stored);
     if (reply.sessionEnded) current.status = 'resolved';
-    if (stream) return eventStream([start, ...deltas, ['message.completed', { data: reply, meta: META }]], outcome.hold);
+    const events: [string, unknown][] = [start, ...deltas, ['message.completed', { data: reply, meta: META }]];
+    if (stream && key) state.replays.set(key, events);
+    if (stream && state.cutBeforeStart) return eventStream([], undefined, true);
+    if (stream) return eventStream(events, outcome.hold);
     return HttpResponse.json({ data: reply, meta: META });
   }
 
@@ -211,13 +214,14 @@ export function createFakeService() {
       const body = (await record(request)) as { content: string; response_type?: string };
       const current = guard(request) ?? session(String(params.sessionId), request);
       if (current instanceof Response) return current;
-      return turn(current, body.content, String(params.sessionId), body.response_type === 'stream');
+      return turn(current, body.content, String(params.sessionId), body.response_type === 'stream', request.headers.get('idempotency-key'));
     }),
     http.post(`${base}/:sessionId/form-submissions`, async ({ request, params }) => {
       const body = (await record(request)) as { formId: string; answers: Record<string, unknown>; response_type?: string };
       const current = guard(request) ?? session(String(params.sessionId), request);
       if (current instanceof Response) return current;
-      return turn(current, `Submitted form "${body.formId}": ${JSON.stringify(body.answers)}`, String(params.sessionId), body.response_type === 'stream');
+      const content = `Submitted form "${body.formId}": ${JSON.stringify(body.answers)}`;
+      return turn(current, content, String(params.sessionId), body.response_type === 'stream', request.headers.get('idempotency-key'));
     }),
     http.post(`${base}/:sessionId/end`, async ({ request, params }) => {
       await record(request);
@@ -241,7 +245,7 @@ export function createFakeService() {
   function clear(): void {
     requests.length = 0;
     sessions.clear();
-    Object.assign(state, structuredClone(initial), { next: [], failNext: [], sessionCount: 0, messageCount: 0, pendingPolls: new Map() });
+    Object.assign(state, structuredClone(initial), { next: [], failNext: [], sessionCount: 0, messageCount: 0, pendingPolls: new Map(), replays: new Map() });
   }
 
   return { server: setupServer(...handlers), requests, sessions, state, item, clear };
