@@ -40,8 +40,11 @@ export interface Service {
    * the returned function is called: a model seen mid-answer.
    */
   holdMidStream(): () => void;
-  /** Stops answering: the socket is closed, so the browser's requests are refused (the service is down). */
-  stop(): Promise<void>;
+  /**
+   * Stops answering: the socket is closed, so the browser's requests are refused (the service is down). Requests in
+   * flight finish first, or are cut after `deadlineMs` (0: at once, as a crash or a proxy timeout would).
+   */
+  stop(deadlineMs?: number): Promise<void>;
   /** Listens again on the same port, with the same store (the service is back). */
   start(): Promise<void>;
   /** The visitor messages stored for a session, oldest first. */
@@ -164,8 +167,8 @@ export async function startService(options: ServiceOptions): Promise<Service> {
         release();
       };
     },
-    async stop() {
-      await server?.close();
+    async stop(deadlineMs) {
+      await server?.close(deadlineMs);
       server = null;
     },
     async start() {

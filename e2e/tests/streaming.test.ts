@@ -53,6 +53,34 @@ describe.each(Object.entries(VIEWPORTS))('streamed replies on a %s', (_name, vie
     expect(await turns[0]!.headerValue('content-type')).toMatch(/^text\/event-stream/);
     expect(await audit(page)).toEqual([]);
   });
+
+  it('a stream cut mid-answer loses nothing: the reply comes from the history, the message is not sent again', async () => {
+    const { page, api } = await env.visit(env.embed(`/stream-cut-${_name}`), viewport);
+    const w = widget(page);
+    await openBubble(page);
+    const release = env.service.holdMidStream();
+    try {
+      await sendMessage(page, 'stream slowly please');
+      await expect.poll(async () => (await w.replies.first().innerText().catch(() => '')).trim()).toBe('Our Trailhead 2 tent packs down small.');
+      // The connection is cut while the agent is still writing (the service goes down a moment); the turn goes on.
+      await env.service.stop(0);
+      await page.waitForTimeout(300);
+    } finally {
+      release();
+      await env.service.start();
+    }
+    await expect.poll(async () => (await w.replies.first().innerText()).trim()).toBe(
+      'Our Trailhead 2 tent packs down small. It weighs 1.6 kg and sets up in five minutes.',
+    );
+    expect(await w.replies.count()).toBe(1);
+    expect(await w.status.count()).toBe(0);
+    expect(api.filter((request) => request.method === 'POST' && request.path.endsWith('/messages'))).toHaveLength(1);
+    // It was read from the history.
+    expect(api.some((request) => request.method === 'GET' && request.path.includes('/messages?'))).toBe(true);
+    const sessionId = sessionIdOf(api.find((request) => request.path.endsWith('/messages'))!)!;
+    expect(await env.service.userMessages(sessionId)).toEqual(['stream slowly please']);
+    expect(await assistantReplies(sessionId)).toEqual([SLOW_STREAM.join('')]);
+  });
 });
 
 /** The assistant items the service stored for a session, oldest first. */
