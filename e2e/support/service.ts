@@ -35,8 +35,16 @@ export interface Service {
   identitySecret: string;
   /** Makes the agent wait before its next replies until the returned function is called (a slow model). */
   hold(): () => void;
-  /** Stops answering: the socket is closed, so the browser's requests are refused (the service is down). */
-  stop(): Promise<void>;
+  /**
+   * Makes the next "stream slowly please" reply stop after its first sentence (written as a `message.delta`) until
+   * the returned function is called: a model seen mid-answer.
+   */
+  holdMidStream(): () => void;
+  /**
+   * Stops answering: the socket is closed, so the browser's requests are refused (the service is down). Requests in
+   * flight finish first, or are cut after `deadlineMs` (0: at once, as a crash or a proxy timeout would).
+   */
+  stop(deadlineMs?: number): Promise<void>;
   /** Listens again on the same port, with the same store (the service is back). */
   start(): Promise<void>;
   /** The visitor messages stored for a session, oldest first. */
@@ -49,8 +57,15 @@ export interface Service {
  * demo knowledge base, so replies are the real ones: "Do you ship to Canada?" is answered from the shipping
  * page, "talk to sales" surfaces the demo form, "bye" ends the session.
  */
-function hooks(pageOrigin: string): Record<string, ScriptedHandler> {
+function hooks(pageOrigin: string, midStream: () => Promise<void> | null): Record<string, ScriptedHandler> {
   return {
+    // Written in two sentences with a pause between them (see `holdMidStream`).
+    'stream slowly please': async (request) => {
+      request.onDelta?.(SLOW_STREAM[0]);
+      await midStream();
+      request.onDelta?.(SLOW_STREAM[1]);
+      return { content: SLOW_STREAM.join(''), products: [] };
+    },
     'xss please': () => ({ content: XSS_MARKDOWN, products: XSS_PRODUCTS }),
     // A reply much taller than the panel, with a nested list.
     'long please': () => ({ content: LONG_REPLY, products: [] }),
@@ -61,6 +76,9 @@ function hooks(pageOrigin: string): Record<string, ScriptedHandler> {
     }),
   };
 }
+
+/** The two pieces of the "stream slowly please" reply. */
+export const SLOW_STREAM = ['Our **Trailhead 2** tent packs down small. ', 'It weighs 1.6 kg and sets up in five minutes.'] as const;
 
 /** The first line of `LONG_REPLY`, which the visitor must see first. */
 export const LONG_REPLY_START = 'Start of the long answer.';
@@ -109,7 +127,8 @@ function routingAgent(store: Store, HOOKS: Record<string, ScriptedHandler>): { a
  */
 export async function startService(options: ServiceOptions): Promise<Service> {
   const store = options.store === 'pglite' ? await createPgliteStore({}) : createMemoryStore();
-  const { agent, hold } = routingAgent(store, hooks(options.pageOrigin));
+  let midStream: Promise<void> | null = null;
+  const { agent, hold } = routingAgent(store, hooks(options.pageOrigin, () => midStream));
   const runtime = await createRuntime({
     config: { cursorSecret: 'e2e-cursor-secret-0123456789abcdef', syncTimeoutMs: 25_000, agentTimeoutMs: 120_000, publicRateLimitPerMinute: 100_000 },
     store,
@@ -140,8 +159,16 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     publicKey,
     identitySecret: currentIdentitySecret(widget),
     hold,
-    async stop() {
-      await server?.close();
+    holdMidStream() {
+      let release!: () => void;
+      midStream = new Promise((resolve) => (release = resolve));
+      return () => {
+        midStream = null;
+        release();
+      };
+    },
+    async stop(deadlineMs) {
+      await server?.close(deadlineMs);
       server = null;
     },
     async start() {

@@ -1,42 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type { Page } from 'playwright-core';
 import { setWidgetTheme } from '@svc/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { VIEWPORTS } from '../support/browser.js';
+import { audit } from '../support/axe.js';
 import { useE2E } from '../support/setup.js';
 import { openBubble, reply, sendMessage, widget } from '../support/widget.js';
 
 const env = useE2E();
-
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-/** WCAG 2.2 A and AA, and axe's best practices. */
-const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
-
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: unknown; failureSummary: string }[];
-}
-
-/** Runs axe-core on the widget (its shadow tree included) and returns the violations, readable. */
-async function audit(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: AXE_SOURCE });
-  const violations: Violation[] = await page.evaluate(async (tags) => {
-    const axe = (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: Violation[] }> } }).axe;
-    const result = await axe.run({ include: [['svc-chat-widget']] }, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
-    return result.violations.map(({ id, impact, help, nodes }) => ({
-      id,
-      impact: impact ?? null,
-      help,
-      nodes: nodes.map(({ target, failureSummary }) => ({ target, failureSummary: failureSummary ?? '' })),
-    }));
-  }, TAGS);
-  return violations.map(
-    (v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `  at ${JSON.stringify(n.target)}: ${n.failureSummary.replace(/\n/g, ' ')}`).join('\n')}`,
-  );
-}
 
 const CASES = [
   { name: 'light, desktop', darkMode: 'light', viewport: VIEWPORTS.desktop },

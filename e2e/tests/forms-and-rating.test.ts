@@ -56,7 +56,7 @@ describe('forms', () => {
     await w.id('svc-form-sent').waitFor({ state: 'visible' });
     const submitted = requests.filter((r) => r.path.endsWith('/form-submissions'));
     expect(submitted.map((r) => r.body)).toEqual([
-      { formId: 'contact_sales', answers: { name: 'Ada Lovelace', email: 'ada@example.com', company: 'Analytical Engines Ltd' }, timezone: 'UTC' },
+      { formId: 'contact_sales', answers: { name: 'Ada Lovelace', email: 'ada@example.com', company: 'Analytical Engines Ltd' }, timezone: 'UTC', response_type: 'stream' },
     ]);
     const history = await env.service.store.listMessages({ widgetId: env.service.widget.id, sessionId: currentSession(requests), limit: 10 });
     expect(history.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);

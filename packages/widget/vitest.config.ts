@@ -1,8 +1,9 @@
 import { defineProject } from 'vitest/config';
+import { oxc } from './vite.config.js';
 
 export default defineProject({
   // Same JSX settings as the build, so components under test are compiled exactly as they ship.
-  oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
+  oxc,
   // The panel's file name the build writes into widget.js; web.test.ts swaps the module import itself.
   define: { __SVC_PANEL__: JSON.stringify('panel.test.js') },
   test: {

@@ -17,11 +17,6 @@ export class ApiError extends Error {
   }
 }
 
-export interface ApiResponse<T> {
-  status: number;
-  body: T;
-}
-
 export interface ApiOptions {
   base: string;
   apiKey: string;
@@ -37,7 +32,8 @@ export interface RequestOptions {
   idempotencyKey?: string;
 }
 
-export type Api = <T>(method: 'GET' | 'POST', path: string, options?: RequestOptions) => Promise<ApiResponse<T>>;
+/** Resolves with the answer's JSON, or its body stream for a streamed turn (`text/event-stream`). */
+export type Api = <T>(method: 'GET' | 'POST', path: string, options?: RequestOptions) => Promise<T>;
 
 /** `Retry-After` is seconds or an HTTP date (RFC 9110 10.2.3); missing or unreadable means 10 s. At most an hour. */
 export function parseRetryAfter(header: string | null): number {
@@ -63,8 +59,10 @@ export function createApi(options: ApiOptions): Api {
       });
     } catch (cause) {
       if (options.signal.aborted) throw cause;
-      throw new ApiError(0, 'network_error', 'The service could not be reached.');
+      throw new ApiError(0, 'network_error', '');
     }
+    // A streamed turn (`response_type: "stream"`): the caller reads the events; refusals before it are JSON.
+    if (response.ok && response.headers.get('Content-Type')?.startsWith('text/event-stream')) return response.body as T;
     let json: unknown = null;
     try {
       json = await response.json();
@@ -81,6 +79,6 @@ export function createApi(options: ApiOptions): Api {
         response.status === 429 ? parseRetryAfter(response.headers.get('Retry-After')) : undefined,
       );
     }
-    return { status: response.status, body: json as T };
+    return json as T;
   };
 }

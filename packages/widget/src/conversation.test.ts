@@ -39,8 +39,8 @@ describe('a conversation', () => {
     expect(create!.body).toMatchObject({ visitorId: expect.stringMatching(/^v_/), language: 'en', timezone: expect.any(String) });
     expect(create!.body).not.toHaveProperty('sessionId');
     expect(posts('/messages').map((request) => request.body)).toEqual([
-      { content: 'Do you ship to Canada?', timezone: expect.any(String) },
-      { content: 'And to Mexico?', timezone: expect.any(String) },
+      { content: 'Do you ship to Canada?', timezone: expect.any(String), response_type: 'stream' },
+      { content: 'And to Mexico?', timezone: expect.any(String), response_type: 'stream' },
     ]);
     expect(posts('/conversations')).toHaveLength(1);
     for (const request of service.requests) expect(request.headers['x-api-key']).toBe(API_KEY);
@@ -303,7 +303,7 @@ describe('failures', () => {
     expect(warn.mock.calls.join('\n')).toContain('invalid_api_key');
   });
 
-  it('202: shows the typing indicator and looks for the reply in the history', async () => {
+  it('a stream broken before any text: the typing indicator stays while the reply is read from the history', async () => {
     service.state.next.push({ processing: { content: 'Slow but here' }, afterPolls: 1 });
     open();
     send('Think hard');
@@ -334,6 +334,7 @@ describe('forms', () => {
     expect(submissions.at(-1)!.body).toEqual({
       formId: 'contact_sales',
       answers: { name: 'Ada', email: 'ada@example.com', seats: 3, newsletter: true, plan: 'Pro' },
+      response_type: 'stream',
       timezone: expect.any(String),
     });
     expect(queryTestId('svc-form')).toBeNull();

@@ -1,4 +1,4 @@
-import { ApiError, type Api, type ApiResponse, type RequestOptions } from './api.js';
+import { ApiError, type Api, type RequestOptions } from './api.js';
 import type {
   AnswerValue,
   CreatedSession,
@@ -6,13 +6,13 @@ import type {
   HistoryItem,
   MessageReply,
   Page,
-  ProcessingReply,
   Rating,
   SessionView,
   WidgetConfig,
 } from './api-types.js';
 import type { ChatMessage, ChatState, Problem } from './chat-state.js';
 import type { VisitorDetails } from './identify-validation.js';
+import { readEvents } from './event-stream.js';
 import { plainText } from './markdown.js';
 import { randomId } from './random-id.js';
 import { clearStorage, loadOutbox, loadSession, saveOutbox, saveSession, saveVisitorId, type PendingMessage } from './storage.js';
@@ -129,7 +129,7 @@ export function createConversation(options: ConversationOptions): Conversation {
     at: Date.now(),
     ...extra,
   });
-  /** Changes the messages with these keys (streaming will grow a reply through here too). */
+  /** Changes the messages with these keys (a streamed reply grows through here too). */
   const update = (targets: string[], patch: Partial<ChatMessage>): void =>
     set({ messages: state().messages.map((item) => (targets.includes(item.key) ? { ...item, ...patch } : item)) });
 
@@ -147,7 +147,7 @@ export function createConversation(options: ConversationOptions): Conversation {
   };
 
   let prefetched = options.prefetchedConfig;
-  const fetchConfig = (): Promise<WidgetConfig> => api<Envelope<WidgetConfig>>('GET', '/widget/config').then(({ body }) => body.data);
+  const fetchConfig = (): Promise<WidgetConfig> => api<Envelope<WidgetConfig>>('GET', '/widget/config').then((body) => body.data);
   const config = (): Promise<WidgetConfig> =>
     (configRequest ??= (prefetched ? prefetched.catch(fetchConfig) : fetchConfig()).then(
       (data) => {
@@ -162,7 +162,7 @@ export function createConversation(options: ConversationOptions): Conversation {
     ));
 
   /** A request under `/widgets/{id}/conversations[/{session}]`, with a fresh identity token. */
-  async function call<T>(method: 'GET' | 'POST', session: string | null, suffix: string, request?: RequestOptions): Promise<ApiResponse<T>> {
+  async function call<T>(method: 'GET' | 'POST', session: string | null, suffix: string, request?: RequestOptions): Promise<T> {
     await tokens.ensureFresh();
     const { widgetId } = await config();
     return api<T>(method, `/widgets/${enc(widgetId)}/conversations${session ? `/${enc(session)}` : ''}${suffix}`, request);
@@ -201,7 +201,7 @@ export function createConversation(options: ConversationOptions): Conversation {
     let cursor: string | null = null;
     for (let page = 0; page < MAX_PAGES; page++) {
       const suffix: string = `/messages?limit=100${cursor ? `&cursor=${enc(cursor)}` : ''}`;
-      const { body } = await call<Page<HistoryItem>>('GET', session, suffix);
+      const body = await call<Page<HistoryItem>>('GET', session, suffix);
       items.push(...body.data);
       cursor = body.pagination.cursor;
       if (!body.pagination.hasMore || !cursor) break;
@@ -217,7 +217,7 @@ export function createConversation(options: ConversationOptions): Conversation {
     const current = generation;
     set({ loading: true });
     try {
-      const { body } = await call<Envelope<SessionView>>('GET', stored, '');
+      const body = await call<Envelope<SessionView>>('GET', stored, '');
       if (current !== generation) return;
       // An ended conversation stays on screen until it is rated; after that the next visit starts afresh.
       if (body.data.status !== 'active' && body.data.rating !== null) return remember(null);
@@ -250,7 +250,7 @@ export function createConversation(options: ConversationOptions): Conversation {
     await restoring;
     if (sessionId) return sessionId;
     const { name, email, phone, company } = details;
-    const { body } = await call<Envelope<CreatedSession>>('POST', null, '', {
+    const body = await call<Envelope<CreatedSession>>('POST', null, '', {
       body: {
         visitorId,
         language: (await config()).language || navigator.language,
@@ -284,53 +284,92 @@ export function createConversation(options: ConversationOptions): Conversation {
       // Whether that turn ended the session is not in the history; the next message learns it (409).
       if (found) return { ...found, products: found.products ?? [], sessionEnded: false };
     }
-    throw new ApiError(504, 'reply_timeout', 'The reply did not arrive in time.');
+    throw new ApiError(504, 'reply_timeout', '');
   }
+
+  /** Right after the message it answers, as in the service's history; messages queued meanwhile stay below it. */
+  const placed = (list: ChatMessage[], question: string | null, answer: ChatMessage): ChatMessage[] => {
+    const after = list.findIndex((item) => item.key === question) + 1 || list.length;
+    return [...list.slice(0, after), answer, ...list.slice(after)];
+  };
 
   /**
    * Shows a reply. A reply already on screen (a retry the service answered by replaying a turn whose first answer
    * was lost, after the history was reloaded) is not shown twice, nor is the visitor message it answers.
    */
-  function receive(reply: Reply, question: string | null): void {
+  function receive(reply: Reply, question: string | null, draft?: string): void {
     const products = reply.products ?? [];
-    const list = state().messages;
+    // The streamed bubble gives way to the final reply, which keeps its key (and so its place and scroll position).
+    const list = state().messages.filter((item) => item.key !== draft);
     const known = list.some((item) => item.id === reply.messageId);
-    // Right after the message it answers, as in the service's history; messages queued meanwhile stay below it.
-    const after = list.findIndex((item) => item.key === question) + 1 || list.length;
     const answer = message('assistant', reply.content, {
+      ...(draft && { key: draft }),
       id: reply.messageId,
       products,
       forms: reply.forms ?? [],
     });
     set({
-      messages: known ? list.filter((item) => item.key !== question) : [...list.slice(0, after), answer, ...list.slice(after)],
+      messages: known ? list.filter((item) => item.key !== question) : placed(list, question, answer),
       ...(!known && { announcement: [plainText(reply.content), ...products.map((product) => product.name)].filter(Boolean).join('. ') }),
       ...(reply.sessionEnded && { session: 'ended' as const }),
     });
   }
 
   /**
-   * One turn: session, POST, the reply (waited for after a 202). `accepted` runs once the service has the turn.
-   * Resolves with the error, if any.
+   * One turn: session, then the POST with `response_type: "stream"` (DESIGN.md 4). `accepted` runs once the service
+   * has the turn. The reply's bubble appears with the first delta (the typing indicator until then) and grows as the
+   * agent writes; `message.completed` carries the same reply a sync call returns, which then replaces it. A stream
+   * that breaks after `message.start` loses nothing: the reply is read from the history under its id (as after a
+   * 202), never sent again. Resolves with the error, if any.
    */
   async function run(turn: Turn, accepted: () => void, question: string | null): Promise<ApiError | null> {
     const current = generation;
+    let messageId: string | undefined;
+    let reply: Reply | undefined;
+    let draft: string | undefined;
+    let text = '';
     set({ typing: true });
     try {
-      if (!state().online) throw new ApiError(0, 'offline', 'The browser is offline.');
+      if (!state().online) throw new ApiError(0, 'offline', '');
       const id = await session();
-      const { status, body } = await call<Envelope<MessageReply | ProcessingReply>>('POST', id, turn.path, {
-        body: { ...turn.body, ...timezone() },
+      const body = await call<ReadableStream<Uint8Array>>('POST', id, turn.path, {
+        body: { ...turn.body, ...timezone(), response_type: 'stream' },
         idempotencyKey: turn.idempotencyKey,
       });
       if (current !== generation) return null;
       accepted();
       set({ problem: null });
-      const reply = status === 202 || 'status' in body.data ? await awaitReply(id, body.data.messageId, current) : body.data;
-      if (current === generation) receive(reply, question);
+      try {
+        for await (const [event, data] of readEvents(body)) {
+          if (current !== generation) return null;
+          if (event === 'message.start') messageId = data.messageId;
+          if (event === 'message.completed') reply = data.data;
+          if (event === 'message.failed') throw new ApiError(502, data.error.code, data.error.message);
+          // A replayed turn already on screen is not drafted a second time.
+          if (event === 'message.delta' && data.text && !state().messages.some((item) => item.id === messageId)) {
+            text += data.text;
+            if (draft) update([draft], { content: text });
+            else {
+              // Created with its first text, so it is on screen at once and the list scrolls to its start. No id
+              // until it completes: the id marks a reply already on screen (a replay), which this is not.
+              const bubble = message('assistant', text);
+              draft = bubble.key;
+              set({ typing: false, messages: placed(state().messages, question, bubble) });
+            }
+          }
+        }
+      } catch (error) {
+        // Only a failed turn ends here; a broken connection reads the reply from the history below.
+        if (error instanceof ApiError) throw error;
+      }
+      if (!messageId) throw new ApiError(0, 'network_error', '');
+      reply ??= await awaitReply(id, messageId, current);
+      if (current === generation) receive(reply, question, draft);
       return null;
     } catch (error) {
       if (current !== generation || signal.aborted) return null;
+      // No half-written bubble stays behind a failure (the banner's retry replays the turn).
+      set({ messages: state().messages.filter((item) => item.key !== draft) });
       return toApiError(error);
     } finally {
       if (current === generation) set({ typing: false });

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { testToken } from '../test/jwt.js';
 import { createIdentityTokens, REFRESH_LEAD_MS, RETRY_MS } from './identity-tokens.js';
+import { readTokenClaims } from './jwt.js';
 import type { IdentityTokenProvider } from './types.js';
 
 const NOW = Date.UTC(2026, 10, 21, 10, 0, 0);
@@ -19,7 +20,7 @@ describe('identity token holder', () => {
   function holder(provider: IdentityTokenProvider | null) {
     const onIdentityChange = vi.fn();
     let source = provider;
-    const tokens = createIdentityTokens({ source: () => source, onIdentityChange });
+    const tokens = createIdentityTokens({ source: () => source, onIdentityChange, readClaims: readTokenClaims });
     return { tokens, onIdentityChange, setSource: (next: IdentityTokenProvider | null) => (source = next) };
   }
 

@@ -1,4 +1,4 @@
-import { readTokenClaims, type TokenClaims } from './jwt.js';
+import type { TokenClaims } from './jwt.js';
 import type { IdentityTokenProvider } from './types.js';
 import { warn } from './warn.js';
 
@@ -17,6 +17,8 @@ export interface IdentityTokensOptions {
   source(): IdentityTokenProvider | null;
   /** A signed-in visitor signed out, or another person signed in: start again as a new visitor (spec 4.9). */
   onIdentityChange(): void;
+  /** Reads `sub` and `exp` (the loader's `readTokenClaims`, shared with the panel). */
+  readClaims(token: string): TokenClaims | null;
 }
 
 export interface IdentityTokens {
@@ -64,7 +66,7 @@ export function createIdentityTokens(options: IdentityTokensOptions): IdentityTo
     if (disposed) return;
     let next: typeof token = null;
     if (answer !== null && answer !== undefined && answer !== '') {
-      const claims = typeof answer === 'string' ? readTokenClaims(answer) : null;
+      const claims = typeof answer === 'string' ? options.readClaims(answer) : null;
       if (!claims) {
         warn('the identity token provider must return a JWT (with a "sub" claim) or null; keeping the current token');
         return retryLater();

@@ -8,7 +8,7 @@ import type { VisitorDetails } from './identify-validation.js';
 import { stringsFor } from './i18n.js';
 import { endpointProvider } from './identity-endpoint.js';
 import { createIdentityTokens } from './identity-tokens.js';
-import { readTokenClaims } from './jwt.js';
+import type { TokenClaims } from './jwt.js';
 import { App } from './components/App.js';
 import { randomId } from './random-id.js';
 import { VISITOR_ID } from './visitor-id.js';
@@ -47,8 +47,10 @@ export interface WidgetInstance extends BubbleInstance {
  * Everything one widget on the page owns past the launcher, and the one place that releases it all on `destroy()`.
  * The loader made `shell` (host, shadow root, launcher) and started reading `config`.
  */
-export function createInstance(options: InstanceOptions & { shell: Shell; config: Promise<WidgetConfig> }): WidgetInstance {
-  const { shell } = options;
+export function createInstance(
+  options: InstanceOptions & { shell: Shell; config: Promise<WidgetConfig>; readClaims(token: string): TokenClaims | null },
+): WidgetInstance {
+  const { shell, readClaims } = options;
   const bubble = options.kind === 'bubble';
   const abort = new AbortController();
   const store = createStore(initialChatState(!bubble));
@@ -65,12 +67,13 @@ export function createInstance(options: InstanceOptions & { shell: Shell; config
    */
   const tokenSource = (): IdentityTokenProvider | null => {
     const token = details.identityToken;
-    const exp = token ? (readTokenClaims(token)?.exp ?? null) : null;
+    const exp = token ? (readClaims(token)?.exp ?? null) : null;
     return options.provider() ?? endpoint ?? (token ? () => (exp === null || exp * 1000 > Date.now() ? token : null) : null);
   };
   const tokens = createIdentityTokens({
     source: tokenSource,
     onIdentityChange: () => conversation.newVisitor(),
+    readClaims,
   });
   const api = createApi({ base: options.apiBase, apiKey: options.apiKey, token: () => tokens.current(), signal: abort.signal });
   const conversation = createConversation({

@@ -1,4 +1,4 @@
-import { h, type ComponentChildren, type VNode } from 'preact';
+import { createElement, type ComponentChildren, type VNode } from 'preact';
 import { safeLinkUrl } from './safe-url.js';
 
 /**
@@ -122,7 +122,7 @@ function blocks(lines: readonly string[], depth = 0): ComponentChildren[] {
       );
     } else if ((match = HEADING.exec(line))) {
       // A reply's `#` is a section inside a chat bubble, below the page's own headings: start at h3.
-      out.push(h(`h${Math.min(match[1]!.length + 2, 6)}`, null, inlineNodes(match[2] ?? '')));
+      out.push(createElement(`h${Math.min(match[1]!.length + 2, 6)}`, null, inlineNodes(match[2] ?? '')));
       i++;
     } else if ((match = ITEM.exec(line))) {
       const ordered = match[1];

@@ -1,6 +1,7 @@
 import type { WidgetConfig } from './api-types.js';
 import { validateBubbleConfig, validateChatboxConfig } from './config-validation.js';
 import { validateIdentify, type VisitorDetails } from './identify-validation.js';
+import { readTokenClaims, type TokenClaims } from './jwt.js';
 import type { InstanceOptions, WidgetInstance } from './instance.js';
 import { createShell, type Shell } from './shell.js';
 import { clearStorage, hasOutbox, loadVisitorId } from './storage.js';
@@ -19,7 +20,7 @@ export interface ScriptDefaults {
 
 /** What the panel chunk exports (`panel.tsx`): everything past the launcher. */
 export interface PanelModule {
-  createInstance(options: InstanceOptions & { shell: Shell; config: Promise<WidgetConfig> }): WidgetInstance;
+  createInstance(options: InstanceOptions & { shell: Shell; config: Promise<WidgetConfig>; readClaims(token: string): TokenClaims | null }): WidgetInstance;
   clearStorage(): void;
   holdWrites(hold: boolean): void;
 }
@@ -142,7 +143,8 @@ function create(kind: 'bubble' | 'chatbox', config: BubbleConfig | ChatboxConfig
 
   const start = (module: PanelModule): void => {
     if (destroyed || real || !shell) return;
-    real = module.createInstance({ ...options, shell, config: remote });
+    // The loader's JWT reader (it checks identify() tokens with it): the panel does not ship a second copy.
+    real = module.createInstance({ ...options, shell, config: remote, readClaims: readTokenClaims });
     if (wantOpen && bubble) real.open();
   };
   const load = (): void => {

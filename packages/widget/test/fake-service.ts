@@ -27,10 +27,17 @@ interface FakeSession {
   sub: string | null;
 }
 
-/** What the next turn answers: a reply (200), a 202 whose reply lands in the history later, or an error. */
+/**
+ * What the next turn answers. Asked for a stream (`response_type: "stream"`, as the widget always does), the service
+ * answers as the real one (DESIGN.md 4): `message.start`, the reply word by word in `message.delta`s, then
+ * `message.completed` with the sync reply. `hold`: the stream waits for it after the second delta. `processing`: the
+ * connection breaks after `message.start` and `deltas` deltas (sync: a 202), and the reply lands in the history
+ * after `afterPolls` reads. `failed`: `message.failed` after `message.start`. An error status refuses the turn before it is accepted.
+ */
 export type TurnOutcome =
-  | { reply: Partial<MessageReply> }
-  | { processing: Partial<MessageReply>; afterPolls?: number }
+  | { reply: Partial<MessageReply>; hold?: Promise<void> }
+  | { processing: Partial<MessageReply>; afterPolls?: number; deltas?: number }
+  | { failed: { code: string; message: string } }
   | { status: number; code: string; message?: string; field?: string; headers?: Record<string, string> };
 
 const META = { creditsConsumed: 1 };
@@ -59,6 +66,10 @@ export function createFakeService() {
     /** Errors for the coming requests of any kind (checked before the endpoint runs), in order. */
     failNext: [] as TurnOutcome[],
     pageSize: 100,
+    /** Streamed turns are run, then the connection breaks before `message.start`. */
+    cutBeforeStart: false,
+    /** The events of each streamed turn by `Idempotency-Key`: a repeated key replays them (DESIGN.md 4). */
+    replays: new Map<string, [string, unknown][]>(),
     sessionCount: 0,
     messageCount: 0,
     pendingPolls: new Map<string, { reply: HistoryItem; polls: number; session: string }>(),
@@ -96,11 +107,36 @@ export function createFakeService() {
     ...extra,
   });
 
-  function turn(current: FakeSession, userContent: string, sessionId: string): Response {
+  /** A `text/event-stream` answer: the events in order, waiting for `hold` after the third, broken at the end if `cut`. */
+  function eventStream(events: [string, unknown][], hold?: Promise<void>, cut = false): Response {
+    const encoder = new TextEncoder();
+    const body = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        for (const [index, [event, data]] of events.entries()) {
+          controller.enqueue(encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`));
+          if (index === 2 && hold) await hold;
+        }
+        // error() drops what the reader has not taken yet: the events go out first, as over a real connection.
+        if (cut) setTimeout(() => controller.error(new TypeError('network error')), 100);
+        else controller.close();
+      },
+    });
+    return new HttpResponse(body, { headers: { 'Content-Type': 'text/event-stream' } });
+  }
+
+  function turn(current: FakeSession, userContent: string, sessionId: string, stream: boolean, key: string | null): Response {
+    const replay = key && state.replays.get(key);
+    if (replay) return eventStream(replay);
     if (current.status !== 'active') return error(409, 'session_not_active');
     const outcome = state.next.shift() ?? { reply: { content: `Echo: ${userContent}` } };
     if ('status' in outcome) return error(outcome.status, outcome.code, outcome.message, outcome.field, outcome.headers);
     current.history.push(item('user', userContent));
+    if ('failed' in outcome) {
+      return eventStream([
+        ['message.start', { messageId: nextId(), sessionId }],
+        ['message.failed', { error: outcome.failed, meta: { creditsConsumed: 0 } }],
+      ]);
+    }
     const data = 'reply' in outcome ? outcome.reply : outcome.processing;
     const reply: MessageReply = {
       messageId: nextId(),
@@ -113,12 +149,19 @@ export function createFakeService() {
       ...data,
     };
     const stored = item('assistant', reply.content, { messageId: reply.messageId, ...(reply.products.length ? { products: reply.products } : {}) });
+    const start: [string, unknown] = ['message.start', { messageId: reply.messageId, sessionId }];
+    const deltas = (reply.content.match(/\S+\s*/g) ?? []).map((text): [string, unknown] => ['message.delta', { text }]);
     if ('processing' in outcome) {
       state.pendingPolls.set(reply.messageId, { reply: stored, polls: outcome.afterPolls ?? 1, session: sessionId });
+      if (stream) return eventStream([start, ...deltas.slice(0, outcome.deltas ?? 0)], undefined, true);
       return HttpResponse.json({ data: { messageId: reply.messageId, status: 'processing' }, meta: { creditsConsumed: 0 } }, { status: 202 });
     }
     current.history.push(stored);
     if (reply.sessionEnded) current.status = 'resolved';
+    const events: [string, unknown][] = [start, ...deltas, ['message.completed', { data: reply, meta: META }]];
+    if (stream && key) state.replays.set(key, events);
+    if (stream && state.cutBeforeStart) return eventStream([], undefined, true);
+    if (stream) return eventStream(events, outcome.hold);
     return HttpResponse.json({ data: reply, meta: META });
   }
 
@@ -168,16 +211,17 @@ export function createFakeService() {
       return HttpResponse.json({ data: page as unknown as JsonBodyType, pagination: { cursor: hasMore ? String(end) : null, hasMore }, meta: META });
     }),
     http.post(`${base}/:sessionId/messages`, async ({ request, params }) => {
-      const body = (await record(request)) as { content: string };
+      const body = (await record(request)) as { content: string; response_type?: string };
       const current = guard(request) ?? session(String(params.sessionId), request);
       if (current instanceof Response) return current;
-      return turn(current, body.content, String(params.sessionId));
+      return turn(current, body.content, String(params.sessionId), body.response_type === 'stream', request.headers.get('idempotency-key'));
     }),
     http.post(`${base}/:sessionId/form-submissions`, async ({ request, params }) => {
-      const body = (await record(request)) as { formId: string; answers: Record<string, unknown> };
+      const body = (await record(request)) as { formId: string; answers: Record<string, unknown>; response_type?: string };
       const current = guard(request) ?? session(String(params.sessionId), request);
       if (current instanceof Response) return current;
-      return turn(current, `Submitted form "${body.formId}": ${JSON.stringify(body.answers)}`, String(params.sessionId));
+      const content = `Submitted form "${body.formId}": ${JSON.stringify(body.answers)}`;
+      return turn(current, content, String(params.sessionId), body.response_type === 'stream', request.headers.get('idempotency-key'));
     }),
     http.post(`${base}/:sessionId/end`, async ({ request, params }) => {
       await record(request);
@@ -201,7 +245,7 @@ export function createFakeService() {
   function clear(): void {
     requests.length = 0;
     sessions.clear();
-    Object.assign(state, structuredClone(initial), { next: [], failNext: [], sessionCount: 0, messageCount: 0, pendingPolls: new Map() });
+    Object.assign(state, structuredClone(initial), { next: [], failNext: [], sessionCount: 0, messageCount: 0, pendingPolls: new Map(), replays: new Map() });
   }
 
   return { server: setupServer(...handlers), requests, sessions, state, item, clear };
