@@ -41,7 +41,8 @@ describe('widget.js is a loader', () => {
     const { page, api } = await env.visit(env.embed('/idle'));
     await widget(page).launcher.waitFor({ state: 'visible' });
     await expect.poll(() => panelRequests(api).length, { timeout: 8000 }).toBe(1);
-    expect(await widget(page).panel.count()).toBe(1);
+    // Fetched is not yet evaluated and mounted: wait for the (hidden) panel itself.
+    await expect.poll(() => widget(page).panel.count(), { timeout: 8000 }).toBe(1);
     expect(await widget(page).panel.isVisible()).toBe(false);
   });
 });
