@@ -141,6 +141,8 @@ export type {
   TurnJobStatus,
   TurnMode,
 } from './store/callback-store.js';
+export { pendingDelivery } from './store/callback-store.js';
+export type { NewDelivery } from './store/callback-store.js';
 export type { GuardOps } from './store/guard-store.js';
 export { completedPayload, failedPayload } from './engine/turns/payloads.js';
 export { MAX_TURN_ATTEMPTS } from './engine/turns/run.js';

@@ -5,7 +5,7 @@
  *      signed POSTs sent straight to the same receiver at the same concurrency, without the store.
  */
 import { createInstantAgent } from '@svc/agents';
-import { defaultIds, signCallback, type Delivery } from '@svc/core';
+import { defaultIds, pendingDelivery, signCallback } from '@svc/core';
 import { createPgliteStore } from '@svc/store-postgres';
 import { createAccount } from '../src/admin/accounts.js';
 import { createApiKey } from '../src/admin/keys.js';
@@ -98,27 +98,21 @@ const payload = JSON.stringify({ event: 'message.completed', messageId: 'msg_ben
 const now = new Date();
 await store.transaction(async (tx) => {
   for (let i = 0; i < DRAIN; i++) {
-    const delivery: Delivery = {
-      id: defaultIds.random('dlv'),
-      accountId: account.id,
-      keyId: created.apiKey.id,
-      webhookId: null,
-      widgetId: widget.id,
-      sessionId: `drain-${i % 64}`,
-      messageId: null,
-      event: 'message.completed',
-      payload,
-      url: receiver.url,
-      status: 'pending',
-      attempts: 0,
-      nextAttemptAt: now,
-      leaseOwner: null,
-      leaseExpiresAt: null,
-      lastStatus: null,
-      lastError: null,
-      createdAt: now,
-      deliveredAt: null,
-    };
+    const delivery = pendingDelivery(
+      {
+        id: defaultIds.random('dlv'),
+        accountId: account.id,
+        keyId: created.apiKey.id,
+        webhookId: null,
+        widgetId: widget.id,
+        sessionId: `drain-${i % 64}`,
+        messageId: null,
+        event: 'message.completed',
+        payload,
+        url: receiver.url,
+      },
+      now,
+    );
     await tx.insertDelivery(delivery);
   }
 });

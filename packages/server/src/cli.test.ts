@@ -3,21 +3,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { nodeWithTsx } from './testing/processes.js';
+import { CLI_SCRIPT as cli, nodeWithTsx, runCli } from './testing/processes.js';
 
-const cli = fileURLToPath(new URL('./cli.ts', import.meta.url));
 
-function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, nodeWithTsx(cli, args), { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 describe('svc CLI on the embedded database', () => {
   let dir: string;
@@ -31,7 +19,7 @@ describe('svc CLI on the embedded database', () => {
     dir = await mkdtemp(join(tmpdir(), 'svc-cli-'));
     const env = { SVC_DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'silent', SVC_SEED_DEMO: 'false' };
     const json = async (args: string[]) => {
-      const result = await run([...args, '--json'], env);
+      const result = await runCli([...args, '--json'], env);
       expect(result.code, result.stderr + result.stdout).toBe(0);
       return JSON.parse(result.stdout);
     };
@@ -45,7 +33,7 @@ describe('svc CLI on the embedded database', () => {
     expect(widget).toMatchObject({ id: expect.stringMatching(/^wgt_/), identitySecret: expect.stringMatching(/^idsec_/) });
     const key = await json(['keys', 'create', '--account', account.id, '--scopes', 'conversations:chat']);
     expect(key).toMatchObject({ id: expect.stringMatching(/^key_/), key: expect.stringMatching(/^sk_live_/) });
-    const bad = await run(['keys', 'create', '--account', account.id, '--scopes', 'everything', '--json'], env);
+    const bad = await runCli(['keys', 'create', '--account', account.id, '--scopes', 'everything', '--json'], env);
     expect(bad.code).toBe(1);
     expect(JSON.parse(bad.stdout)).toEqual({ error: { code: 'validation_failed', message: expect.stringMatching(/scope/), field: 'scopes' } });
 
@@ -65,7 +53,7 @@ describe('svc CLI on the embedded database', () => {
     expect(((await res.json()) as { pagination: { total: number } }).pagination.total).toBe(1);
     const listed = await json(['keys', 'list', '--account', account.id]);
     expect(listed.map((k: { id: string }) => k.id)).toEqual([key.id, forwarded.id]);
-    const refused = await run(['credits', 'set', '--account', 'acct_nope', '--balance', '5', '--json'], env);
+    const refused = await runCli(['credits', 'set', '--account', 'acct_nope', '--balance', '5', '--json'], env);
     expect(refused.code).toBe(1);
     expect(JSON.parse(refused.stdout).error.code).toBe('validation_failed');
   }, 90_000);

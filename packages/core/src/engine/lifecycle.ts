@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { Session } from '../domain.js';
 import type { Ids } from '../ids.js';
-import type { Delivery } from '../store/callback-store.js';
+import { pendingDelivery, type Delivery } from '../store/callback-store.js';
 import type { StoreOps } from '../store/store.js';
 import type { LifecycleEventName } from '../store/webhook-store.js';
 import { sessionView } from './views.js';
@@ -36,27 +36,21 @@ export async function writeLifecycleEvent(
   const rows = endpoints.map((endpoint): Delivery => {
     const deliveryId = ctx.ids.random('dlv');
     const body = { event, id: eventId, deliveryId, createdAt: now.toISOString(), ...extra, data: sessionView(session) };
-    return {
-      id: deliveryId,
-      accountId: session.accountId,
-      keyId: null,
-      webhookId: endpoint.id,
-      widgetId: session.widgetId,
-      sessionId: session.id,
-      messageId: null,
-      event,
-      payload: JSON.stringify(body),
-      url: endpoint.url,
-      status: 'pending',
-      attempts: 0,
-      nextAttemptAt: now,
-      leaseOwner: null,
-      leaseExpiresAt: null,
-      lastStatus: null,
-      lastError: null,
-      createdAt: now,
-      deliveredAt: null,
-    };
+    return pendingDelivery(
+      {
+        id: deliveryId,
+        accountId: session.accountId,
+        keyId: null,
+        webhookId: endpoint.id,
+        widgetId: session.widgetId,
+        sessionId: session.id,
+        messageId: null,
+        event,
+        payload: JSON.stringify(body),
+        url: endpoint.url,
+      },
+      now,
+    );
   });
   for (const row of rows) await tx.insertDelivery(row);
   return rows;

@@ -74,6 +74,28 @@ export interface Delivery {
   deliveredAt: Date | null;
 }
 
+/** What a new delivery row says; the rest is its starting state. */
+export type NewDelivery = Pick<
+  Delivery,
+  'id' | 'accountId' | 'keyId' | 'webhookId' | 'widgetId' | 'sessionId' | 'messageId' | 'event' | 'payload' | 'url'
+>;
+
+/** An outbox row as it is written: pending, due `now`, no attempt yet (callbacks and lifecycle webhooks alike). */
+export function pendingDelivery(fields: NewDelivery, now: Date): Delivery {
+  return {
+    ...fields,
+    status: 'pending',
+    attempts: 0,
+    nextAttemptAt: now,
+    leaseOwner: null,
+    leaseExpiresAt: null,
+    lastStatus: null,
+    lastError: null,
+    createdAt: now,
+    deliveredAt: null,
+  };
+}
+
 /** A claim of one job: who takes it, when, and for how long before anyone may retake it. */
 export interface TurnClaim {
   owner: string;

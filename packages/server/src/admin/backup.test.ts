@@ -3,22 +3,10 @@ import { existsSync, readdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { nodeWithTsx } from '../testing/processes.js';
+import { CLI_SCRIPT as cli, nodeWithTsx, runCli } from '../testing/processes.js';
 
-const cli = fileURLToPath(new URL('../cli.ts', import.meta.url));
 
-function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, nodeWithTsx(cli, args), { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 describe('svc backup / svc restore (embedded database)', () => {
   let dir: string;
@@ -32,7 +20,7 @@ describe('svc backup / svc restore (embedded database)', () => {
     dir = await mkdtemp(join(tmpdir(), 'svc-backup-'));
     const env = { SVC_DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'silent', DATABASE_URL: '' };
     const json = async (args: string[]) => {
-      const result = await run([...args, '--json'], env);
+      const result = await runCli([...args, '--json'], env);
       expect(result.code, result.stderr + result.stdout).toBe(0);
       return JSON.parse(result.stdout);
     };
@@ -73,7 +61,7 @@ describe('svc backup / svc restore (embedded database)', () => {
 
     // Changed after the backup: this key must be gone once the backup is restored.
     const after = await json(['keys', 'create', '--account', account.id, '--scopes', 'knowledge:read']);
-    const refused = await run(['restore', '--file', backup], env);
+    const refused = await runCli(['restore', '--file', backup], env);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('is in use (svc start is running): stop the server, then restore.');
 
@@ -86,7 +74,7 @@ describe('svc backup / svc restore (embedded database)', () => {
     expect(keys.map((k) => k.id)).toEqual([before.id]);
     expect(keys.map((k) => k.id)).not.toContain(after.id);
 
-    const garbage = await run(['restore', '--file', cli], env);
+    const garbage = await runCli(['restore', '--file', cli], env);
     expect(garbage.code).toBe(1);
     expect(garbage.stderr).toContain('not a backup made by svc backup');
     // A failed restore leaves the database as it was.

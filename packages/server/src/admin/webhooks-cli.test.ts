@@ -1,23 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { nodeWithTsx } from '../testing/processes.js';
+import { runCli } from '../testing/processes.js';
 
-const cli = fileURLToPath(new URL('../cli.ts', import.meta.url));
 
-function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, nodeWithTsx(cli, args), { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 describe('svc webhooks (the CLI contract of DESIGN.md 5)', () => {
   let dir: string | undefined;
@@ -29,7 +16,7 @@ describe('svc webhooks (the CLI contract of DESIGN.md 5)', () => {
     dir = await mkdtemp(join(tmpdir(), 'svc-webhooks-cli-'));
     const env = { SVC_DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'silent', SVC_SEED_DEMO: 'false', SVC_ALLOW_PRIVATE_CALLBACKS: 'false' };
     const json = async (args: string[]) => {
-      const result = await run([...args, '--json'], env);
+      const result = await runCli([...args, '--json'], env);
       expect(result.code, result.stderr + result.stdout).toBe(0);
       return JSON.parse(result.stdout);
     };
@@ -42,7 +29,7 @@ describe('svc webhooks (the CLI contract of DESIGN.md 5)', () => {
       secret: expect.stringMatching(/^whsec_[0-9A-Za-z]{43}$/),
     });
 
-    const refused = await run(['webhooks', 'create', '--account', account.id, '--url', 'http://127.0.0.1:9/in', '--json'], env);
+    const refused = await runCli(['webhooks', 'create', '--account', account.id, '--url', 'http://127.0.0.1:9/in', '--json'], env);
     expect(refused.code).toBe(1);
     expect(JSON.parse(refused.stdout)).toEqual({ error: { code: 'validation_failed', message: expect.stringMatching(/https/), field: 'url' } });
 
@@ -57,7 +44,7 @@ describe('svc webhooks (the CLI contract of DESIGN.md 5)', () => {
 
     expect(await json(['webhooks', 'delete', '--id', created.id])).toEqual({ id: created.id, deleted: true });
     expect(await json(['webhooks', 'list', '--account', account.id])).toEqual([]);
-    const missing = await run(['webhooks', 'delete', '--id', created.id, '--json'], env);
+    const missing = await runCli(['webhooks', 'delete', '--id', created.id, '--json'], env);
     expect(missing.code).toBe(1);
     expect(JSON.parse(missing.stdout).error.code).toBe('not_found');
   }, 90_000);

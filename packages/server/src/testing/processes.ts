@@ -11,6 +11,21 @@ export function nodeWithTsx(script: string, args: string[] = []): string[] {
   return ['--conditions=@svc/source', '--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href, script, ...args];
 }
 
+/** The `svc` CLI from its source, as a user runs it. */
+export const CLI_SCRIPT = fileURLToPath(new URL('../cli.ts', import.meta.url));
+
+/** Runs `svc …args` in its own process with `env` added; resolves its exit code and output. */
+export function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, nodeWithTsx(CLI_SCRIPT, args), { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
 /** Starts `callback-process.ts` in its own Node process; resolves with what it printed after `ready`. */
 export async function startServiceProcess(env: Record<string, string>): Promise<{ child: ChildProcess; ready: string }> {
   const script = fileURLToPath(new URL('./callback-process.ts', import.meta.url));

@@ -1,6 +1,6 @@
 import type { SvcError } from '../../errors.js';
 import type { MessageReply } from '../../schemas/message.js';
-import type { CallbackEventName, Delivery, TurnJob } from '../../store/callback-store.js';
+import { pendingDelivery, type CallbackEventName, type Delivery, type TurnJob } from '../../store/callback-store.js';
 import type { EngineContext } from '../context.js';
 
 /** Who a delivery is for: the key whose callback URL and secret apply, and the conversation it is about. */
@@ -15,30 +15,23 @@ export function delivery(
   body: object,
   messageId: string | null,
 ): Delivery {
-  const now = ctx.clock.now();
   const id = ctx.ids.random('dlv');
-  return {
-    id,
-    accountId: target.accountId,
-    keyId: target.keyId,
-    webhookId: null,
-    widgetId: target.widgetId,
-    sessionId: target.sessionId,
-    messageId,
-    event,
-    // The id goes in the signed body too (beside X-Svc-Delivery), so a replay cannot pose as a new delivery.
-    payload: JSON.stringify(withDeliveryId(body, id)),
-    url,
-    status: 'pending',
-    attempts: 0,
-    nextAttemptAt: now,
-    leaseOwner: null,
-    leaseExpiresAt: null,
-    lastStatus: null,
-    lastError: null,
-    createdAt: now,
-    deliveredAt: null,
-  };
+  return pendingDelivery(
+    {
+      id,
+      accountId: target.accountId,
+      keyId: target.keyId,
+      webhookId: null,
+      widgetId: target.widgetId,
+      sessionId: target.sessionId,
+      messageId,
+      event,
+      // The id goes in the signed body too (beside X-Svc-Delivery), so a replay cannot pose as a new delivery.
+      payload: JSON.stringify(withDeliveryId(body, id)),
+      url,
+    },
+    ctx.clock.now(),
+  );
 }
 
 /** `{ event, deliveryId, …rest }`: the id right after the event name, where a reader of the body looks first. */
