@@ -47,8 +47,11 @@ describe.each(SHOTS)('docs/$file', ({ file, viewport, darkMode }) => {
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
 
     const picture = await page.screenshot({ animations: 'disabled', caret: 'hide' });
-    expect(PNG.sync.read(picture).width).toBe(viewport.width);
-    // Rewritten only when the pixels changed, so a run that changes nothing leaves the file alone.
-    if (!existsSync(docs(file)) || pixelDiff(readFileSync(docs(file)), picture).differing > 0) writeFileSync(docs(file), picture);
+    const { width, height } = PNG.sync.read(picture);
+    expect(width).toBe(viewport.width);
+    // Rewritten only when the picture changed, so a run that changes nothing leaves the file alone. Anti-aliasing
+    // along the dark cards' edges varies by a few dozen pixels between runs: below 0.1% of the picture is no change.
+    const unchanged = existsSync(docs(file)) && pixelDiff(readFileSync(docs(file)), picture).differing <= (width * height) / 1000;
+    if (!unchanged) writeFileSync(docs(file), picture);
   });
 });

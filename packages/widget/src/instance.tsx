@@ -92,7 +92,8 @@ export function createInstance(
   });
 
   let destroyed = false;
-  let shown = 0;
+  const part = (name: string): HTMLElement | null => shell.shadow.querySelector<HTMLElement>(`[part~=${name}]`);
+  let shown = false;
 
   /** The panel covers the whole screen (a phone): the page behind must not scroll, the keyboard must not hide it. */
   const fullScreen = (): boolean => bubble && matchMedia('(max-width: 480px)').matches;
@@ -125,7 +126,6 @@ export function createInstance(
     shell.setOpen(open);
     lockPage(open);
     followViewport();
-    const part = (name: string): HTMLElement | null => shell.shadow.querySelector<HTMLElement>(`[part~=${name}]`);
     if (open) {
       // On a touch screen, focusing the input would pop the keyboard up over the conversation: the panel takes focus.
       (matchMedia('(pointer: coarse)').matches ? part('panel') : (part('input') ?? part('panel')))?.focus();
@@ -134,7 +134,7 @@ export function createInstance(
   };
 
   let language = '';
-  let last = '';
+  let last: string | undefined = '';
   let unread = 0;
   let counted = '';
   const draw = (): void => {
@@ -156,12 +156,14 @@ export function createInstance(
     else if (newest && newest.key !== counted && newest.role === 'assistant' && !state.loading) unread++;
     counted = newest?.key ?? '';
     shell.setUnread(unread);
-    const list = shell.shadow.querySelector<HTMLElement>('[part~=messages]');
+    const list = part('messages');
     const typingShown = state.typing && !shown;
-    shown = Number(state.typing);
-    if (!list || (newest?.key === last && !typingShown)) return;
-    const arrived = newest && newest.key !== last && newest.role === 'assistant';
-    last = newest?.key ?? '';
+    shown = state.typing;
+    // A streamed reply keeps its key when it completes; gaining its id (and its cards) reads it again from its start.
+    const mark = newest?.id ?? newest?.key;
+    if (!list || (mark === last && !typingShown)) return;
+    const arrived = newest && mark !== last && newest.role === 'assistant';
+    last = mark;
     const start = arrived ? shell.shadow.querySelector(`[data-key="${newest.key}"]`) : null;
     // A new reply is read from its start (a long one would otherwise show its end first); the visitor's message
     // and the typing indicator keep the latest in view. Nothing else moves the list (the indicator going away).
