@@ -1,9 +1,6 @@
 import { DEMO_FORMS, DEMO_KNOWLEDGE } from '@svc/agents';
 import type { Store } from '@svc/core';
-import { createAccount } from './admin/accounts.js';
-import { createApiKey } from './admin/keys.js';
-import { importKnowledgeBase } from './admin/knowledge.js';
-import { createWidget } from './admin/widgets.js';
+import { operatorAdmin } from './admin/operator-admin.js';
 
 export interface DemoSeed {
   accountId: string;
@@ -20,16 +17,17 @@ export interface DemoSeed {
  */
 export async function seedDemo(store: Store): Promise<DemoSeed | null> {
   if ((await store.listApiKeys()).length > 0) return null;
-  const account = await createAccount(store, { name: 'Demo', credits: 10_000 });
-  const { knowledgeBase } = await importKnowledgeBase(store, { accountId: account.id, content: DEMO_KNOWLEDGE });
-  const widget = await createWidget(store, {
+  const admin = operatorAdmin(store);
+  const account = await admin.createAccount({ name: 'Demo', credits: 10_000 });
+  const { knowledgeBase } = await admin.importKnowledgeBase({ accountId: account.id, content: DEMO_KNOWLEDGE });
+  const widget = await admin.createWidget({
     accountId: account.id,
     name: 'Northwind Assistant',
     knowledgeBaseIds: [knowledgeBase.id],
     greeting: "Hi! I'm the Northwind Outfitters assistant. Ask me about our gear, shipping, returns or sizing.",
     forms: DEMO_FORMS,
   });
-  const { apiKey, key } = await createApiKey(store, {
+  const { apiKey, key } = await admin.createApiKey({
     accountId: account.id,
     scopes: ['conversations:chat', 'identity:assert', 'knowledge:read', 'knowledge:write'],
   });

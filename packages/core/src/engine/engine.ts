@@ -17,6 +17,8 @@ import type { HistoryItem } from '../schemas/message.js';
 import type { ProductInput } from '../schemas/product.js';
 import type { Deleted, DocumentView, KnowledgeBaseDetail, KnowledgeBaseView, KnowledgeSearchResult, UpsertedProducts } from '../schemas/knowledge.js';
 import * as knowledge from './knowledge.js';
+import { getWidgetConfig } from './widget-config.js';
+import type { WidgetConfig } from '../schemas/widget.js';
 
 export interface EngineOptions {
   store: Store;
@@ -75,6 +77,8 @@ export interface Engine {
   rateSession(principal: Principal, widgetId: string, sessionId: string, body: unknown): Promise<EngineResult<RatedSession>>;
   getSession(principal: Principal, widgetId: string, sessionId: string): Promise<EngineResult<SessionView>>;
   listProducts(principal: Principal, knowledgeBaseId: string, query: ListQueryInput): Promise<PageResult<ProductInput>>;
+  /** GET /widget/config: the public key's widget as the embedded widget needs it; other keys are refused. */
+  getWidgetConfig(principal: Principal): Promise<EngineResult<WidgetConfig>>;
   /**
    * Marks sessions idle past their TTL as expired, `batchSize` per transaction with their `session.expired` webhook
    * rows; returns how many. The workers run it periodically.
@@ -143,6 +147,7 @@ export function createEngine(options: EngineOptions): Engine {
     rateSession: (p, w, s, body) => rateSession(ctx, p, w, s, body),
     getSession: (p, w, s) => getSession(ctx, p, w, s),
     listProducts: (p, kb, query) => listProducts(ctx, p, kb, query),
+    getWidgetConfig: (p) => getWidgetConfig(ctx, p),
     expireIdleSessions: (batchSize?: number) => expireDueSessions(ctx, batchSize),
     runQueuedTurns: (limit) => runner.runQueued(limit),
     close: () => runner.close(),
