@@ -133,6 +133,7 @@ export type {
 export { pendingDelivery } from './store/callback-store.js';
 export type { NewDelivery } from './store/callback-store.js';
 export type { GuardOps } from './store/guard-store.js';
+export type { AnalyticsOps, AnalyticsQuery, LedgerAnalytics, SessionAnalytics } from './store/analytics-store.js';
 export { completedPayload, failedPayload } from './engine/turns/payloads.js';
 export { MAX_TURN_ATTEMPTS } from './engine/turns/run.js';
 export { IDEMPOTENCY_WINDOW_MS } from './engine/turns/accept.js';

@@ -1,5 +1,6 @@
 import type { StoreOps, TurnEvent } from '@svc/core';
 import { accountOps } from './ops/accounts.js';
+import { analyticsOps } from './ops/analytics.js';
 import type { Db } from './ops/db.js';
 import { deliveryOps } from './ops/deliveries.js';
 import { guardOps } from './ops/guards.js';
@@ -32,5 +33,6 @@ export function createSqlOps(
     ...deliveryOps(db),
     ...guardOps(db),
     ...webhookOps(db),
+    ...analyticsOps(db),
   };
 }

@@ -1,6 +1,7 @@
 import type { Session, StoredMessage, VisitorContext } from '../domain.js';
 import { chunkDocument } from './chunking.js';
 import { resolveByAgent } from '../session-machine.js';
+import { createMemoryAnalyticsOps } from './memory-analytics-ops.js';
 import { createMemoryCallbackOps } from './memory-callback-ops.js';
 import { createMemoryGuardOps } from './memory-guard-ops.js';
 import { createMemoryWebhookOps } from './memory-webhook-ops.js';
@@ -19,6 +20,7 @@ export function createMemoryOps(state: MemoryState, publish: (event: TurnEvent) 
     ...createMemoryCallbackOps(state),
     ...createMemoryGuardOps(state),
     ...createMemoryWebhookOps(state),
+    ...createMemoryAnalyticsOps(state),
     async publishTurnEvent(event) {
       publish(event);
     },
