@@ -85,8 +85,11 @@ function parseScopes(scopes: string[]): Scope[] {
   return [...new Set(scopes)] as Scope[];
 }
 
-/** 43 base62 characters carry 256 bits: at least 32 random bytes' worth (issue: callback secrets). */
-export function newCallbackSecret(): string {
+/**
+ * A secret that signs deliveries (a key's callbacks, a webhook's events). 43 base62 characters carry 256 bits: at
+ * least 32 random bytes' worth (issue: callback secrets).
+ */
+export function newSigningSecret(): string {
   return `whsec_${randomBase62(43)}`;
 }
 
@@ -100,7 +103,7 @@ export async function createApiKey(ctx: AdminContext, input: CreateKeyInput): Pr
   }
   const callbackUrl = input.callbackUrl === undefined ? null : deliveryUrl(ctx, input.callbackUrl, { label: 'callback URL', field: 'callbackUrl' });
   const key = newKeyText('secret');
-  const callbackSecret = callbackUrl === null ? null : newCallbackSecret();
+  const callbackSecret = callbackUrl === null ? null : newSigningSecret();
   const apiKey = await apiKeyRecord(ctx, key, { kind: 'secret', accountId: account.id, scopes, callbackUrl, callbackSecret, replyFormat });
   await ctx.store.insertApiKey(apiKey);
   return { apiKey, key, callbackSecret };
@@ -121,7 +124,7 @@ export async function rotateCallbackSecret(ctx: AdminContext, scope: AccountScop
   if (!apiKey.callbackUrl) {
     throw new SvcError('validation_failed', `Key ${id} has no callback URL, so it has no callback secret.`, { field: 'id' });
   }
-  const callbackSecret = newCallbackSecret();
+  const callbackSecret = newSigningSecret();
   await ctx.store.setApiKeyCallbackSecret(id, callbackSecret);
   return { apiKey: { ...apiKey, callbackSecret }, callbackSecret };
 }
