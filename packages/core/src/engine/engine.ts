@@ -19,6 +19,7 @@ import type { Deleted, DocumentView, KnowledgeBaseDetail, KnowledgeBaseView, Kno
 import * as knowledge from './knowledge.js';
 import { getWidgetConfig } from './widget-config.js';
 import type { WidgetConfig } from '../schemas/widget.js';
+import { openSessionEvents, type SessionEventFeed } from './session-events.js';
 
 export interface EngineOptions {
   store: Store;
@@ -76,6 +77,11 @@ export interface Engine {
   endSession(principal: Principal, widgetId: string, sessionId: string): Promise<EngineResult<EndedSession>>;
   rateSession(principal: Principal, widgetId: string, sessionId: string, body: unknown): Promise<EngineResult<RatedSession>>;
   getSession(principal: Principal, widgetId: string, sessionId: string): Promise<EngineResult<SessionView>>;
+  /**
+   * GET …/events (DESIGN.md section 6): checks access as get-session does and opens the session's event feed after
+   * `lastEventId` (the `Last-Event-ID` header), or after the newest event when absent. The adapter streams it.
+   */
+  openSessionEvents(principal: Principal, widgetId: string, sessionId: string, lastEventId: string | undefined): Promise<SessionEventFeed>;
   listProducts(principal: Principal, knowledgeBaseId: string, query: ListQueryInput): Promise<PageResult<ProductInput>>;
   /** GET /widget/config: the public key's widget as the embedded widget needs it; other keys are refused. */
   getWidgetConfig(principal: Principal): Promise<EngineResult<WidgetConfig>>;
@@ -146,6 +152,7 @@ export function createEngine(options: EngineOptions): Engine {
     endSession: (p, w, s) => endSession(ctx, p, w, s),
     rateSession: (p, w, s, body) => rateSession(ctx, p, w, s, body),
     getSession: (p, w, s) => getSession(ctx, p, w, s),
+    openSessionEvents: (p, w, s, last) => openSessionEvents(ctx, p, w, s, last),
     listProducts: (p, kb, query) => listProducts(ctx, p, kb, query),
     getWidgetConfig: (p) => getWidgetConfig(ctx, p),
     expireIdleSessions: (batchSize?: number) => expireDueSessions(ctx, batchSize),

@@ -60,6 +60,7 @@ describe('lifecycle webhook events (DESIGN.md section 5), written by the engine'
         rating: null,
         createdAt: '2026-05-01T10:00:00.000Z',
         resolvedAt: null,
+        handoff: null,
       },
     });
     expect(resolved!.body).toMatchObject({

@@ -5,6 +5,7 @@ import { ANY_ACCOUNT, currentIdentitySecret, describeDelivery, describeKey, desc
 import { backupPgliteStore, migrate } from '@svc/store-postgres';
 import type { ServerConfig } from '../config.js';
 import { userDirectory } from '../config.js';
+import { CONVERSATION_OPTIONS, isConversationCommand, runConversationCommand } from './conversations-cli.js';
 import { operatorAdmin } from './operator-admin.js';
 
 /**
@@ -45,6 +46,7 @@ export const OPTIONS = {
   url: { type: 'string' },
   events: { type: 'string' },
   'grace-seconds': { type: 'string' },
+  ...CONVERSATION_OPTIONS,
 } as const;
 
 export type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -274,6 +276,7 @@ const COMMANDS: Record<string, (c: CommandContext) => Promise<CommandOutput>> = 
 
 /** Runs a command against the store; returns what to print (JSON) and a human line. */
 export async function runAdmin(command: string, values: Values, store: Store, config: ServerConfig): Promise<CommandOutput> {
+  if (isConversationCommand(command)) return runConversationCommand(command, values, store, (message) => new UsageError(message));
   const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
   if (!run) throw new UsageError(`Unknown command "${command}"`);
   return run({ values, store, config, admin: operatorAdmin(store, { allowPrivateCallbacks: config.allowPrivateCallbacks }) });
