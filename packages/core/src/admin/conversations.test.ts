@@ -54,7 +54,7 @@ const refusal = async (work: Promise<unknown>): Promise<string> => {
 
 describe('handoff to a person (DESIGN.md section 6)', () => {
   it('a request for a person sets the handoff, then the AI stays silent and bills nothing until released', async () => {
-    const { h, ports, agent, sessionId, send } = await setup();
+    const { h, ports, agent, clock, sessionId, send } = await setup();
     await h.store.insertWebhook(makeWebhook({ accountId: h.accountId, events: ['session.handoff'] }));
 
     const asked = await send('I want a person');
@@ -69,6 +69,8 @@ describe('handoff to a person (DESIGN.md section 6)', () => {
     expect(agent.runs).toBe(1);
     expect((await h.store.getAccount(h.accountId))!.balance).toBe(balance);
 
+    // Each state change a second apart, so the deliveries list (newest first) has one order.
+    clock.advance(1000);
     const operator = { id: null, name: 'Dana' };
     expect((await acceptHandoff(ports, h.accountId, h.widget.id, sessionId, operator)).handoff).toMatchObject({ state: 'active', operator });
     const reply = await replyAsOperator(ports, h.accountId, h.widget.id, sessionId, operator, 'Hi, Dana here. How can I help?');
@@ -84,6 +86,7 @@ describe('handoff to a person (DESIGN.md section 6)', () => {
       ['user', 'My order is late', null],
     ]);
 
+    clock.advance(1000);
     expect((await releaseHandoff(ports, h.accountId, h.widget.id, sessionId)).handoff).toBeNull();
     const answered = await send('Thanks');
     expect(answered).toMatchObject({ status: 200, data: { content: 'echo: Thanks' } });

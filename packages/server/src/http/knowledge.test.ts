@@ -239,8 +239,10 @@ describe('knowledge bases: validation (400 naming the field)', () => {
 
 describe('knowledge bases: lifecycle', () => {
   it('create → list → get → products → documents → search, as a client meets them', async () => {
-    const clock = manualClock('2030-01-01T00:00:00.000Z');
+    // The harness's demo knowledge base is created a second before ours, so the listing order is by creation time.
+    const clock = manualClock('2029-12-31T23:59:59.000Z');
     const h = await createHarness({ clock });
+    clock.advance(1000);
     const { write, read } = await keys(h);
 
     // Create: 201, free.
