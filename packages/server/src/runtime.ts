@@ -64,7 +64,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     logger,
     operations,
     extraRoutes: (app) => {
-      widgetRoutes(store, { publicUrl: config.publicUrl })(app);
+      widgetRoutes(store, { publicUrl: config.publicUrl, ...(options.clock ? { clock: options.clock } : {}) })(app);
       options.extraRoutes?.(app);
     },
     ...(options.clock ? { clock: options.clock } : {}),

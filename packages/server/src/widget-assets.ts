@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import type { Context, Hono } from 'hono';
-import { apiKeyRecord, defaultIds, newKeyText, sha256Hex, SvcError, systemClock, type Store } from '@svc/core';
+import { apiKeyRecord, defaultIds, newKeyText, sha256Hex, SvcError, systemClock, type Clock, type Store } from '@svc/core';
 import type { AppEnv } from './http/auth.js';
 import { demoPageHtml } from './demo-page.js';
 
@@ -109,7 +109,7 @@ function send(c: Context<AppEnv>, asset: Asset): Response {
  * The files are read and compressed once, then served from memory: the loader with a short cache and an ETag
  * (sites never change its URL), the content-hashed chunks as immutable.
  */
-export function widgetRoutes(store: Store, options: { publicUrl?: string | undefined } = {}): (app: Hono<AppEnv>) => void {
+export function widgetRoutes(store: Store, options: { publicUrl?: string | undefined; clock?: Clock } = {}): (app: Hono<AppEnv>) => void {
   let assets: Promise<Map<string, Asset>> | undefined;
   const load = (): Promise<Map<string, Asset>> => {
     assets ??= loadAssets().catch((error: unknown) => {
@@ -150,7 +150,7 @@ export function widgetRoutes(store: Store, options: { publicUrl?: string | undef
             : `The demo page is served at ${origins[0]}/demo; set SVC_PUBLIC_URL to the address visitors use.`,
         );
       }
-      const demo = await demoPublicKey(store, origins);
+      const demo = await demoPublicKey(store, origins, options.clock);
       if (!demo) {
         throw new SvcError('not_found', 'The demo widget is not seeded in this database (SVC_SEED_DEMO was off on the first start).');
       }
@@ -174,14 +174,14 @@ export function demoOrigins(publicUrl: string | undefined, localPort: number | u
  * per request). Public keys are public by design (the page embeds it), so keeping its text as a setting exposes
  * nothing a visitor of the page does not see anyway.
  */
-export async function demoPublicKey(store: Store, origins: string[]): Promise<string | null> {
+export async function demoPublicKey(store: Store, origins: string[], clock: Clock = systemClock): Promise<string | null> {
   const widgetId = await store.getOrCreateSetting('demo_widget_id', () => '');
   if (!widgetId) return null;
   const widget = await store.getWidget(widgetId);
   if (!widget) return null;
   const key = await store.getOrCreateSetting(`demo_public_key:${origins.join(' ')}`, () => newKeyText('public'));
   if (!(await store.findApiKeyByHash(await sha256Hex(key)))) {
-    const record = await apiKeyRecord({ clock: systemClock, ids: defaultIds }, key, {
+    const record = await apiKeyRecord({ clock, ids: defaultIds }, key, {
       kind: 'public',
       accountId: widget.accountId,
       widgetId: widget.id,

@@ -48,10 +48,8 @@ export async function createHarness(options: HarnessOptions = {}) {
     agent: options.agent ?? createLocalAgent({ knowledge: store }),
     ...(options.clock ? { clock: options.clock } : {}),
   });
-  const admin = operatorAdmin(store, {
-    allowPrivateCallbacks: options.config?.allowPrivateCallbacks ?? false,
-    ...(options.clock ? { clock: options.clock } : {}),
-  });
+  // The account, widget and keys exist before the test's clock starts: they are made at the system's time.
+  const admin = operatorAdmin(store, { allowPrivateCallbacks: options.config?.allowPrivateCallbacks ?? false });
   const account = await admin.createAccount({ name: 'Acme', credits: options.credits ?? 1000 });
   const { knowledgeBase } = await admin.importKnowledgeBase({ accountId: account.id, content: DEMO_KNOWLEDGE });
   const widget = await admin.createWidget({
@@ -89,7 +87,7 @@ export async function createHarness(options: HarnessOptions = {}) {
   return {
     store,
     runtime,
-    /** The operator operations on this store, with this harness's clock and callback policy. */
+    /** The operator operations on this store, with this harness's callback policy. */
     admin,
     account,
     widget,
