@@ -73,7 +73,7 @@ async function answerTurn(ctx: EngineContext, runner: TurnRunner, request: TurnR
   const acceptance = await acceptTurn(ctx, request, runner);
   const { job } = acceptance;
   const watcher = safeObserver(observer);
-  watcher?.onAccepted({ messageId: job.replyMessageId, sessionId: job.sessionId });
+  watcher?.onAccepted({ messageId: job.replyMessageId, sessionId: job.sessionId, replayed: acceptance.replay });
 
   let streamed = false;
   const waiting =
