@@ -133,6 +133,8 @@ export type {
   DeliveryAttempt,
   DeliveryEventName,
   DeliveryStatus,
+  GuardedTurnAcceptance,
+  GuardedTurnAccepted,
   TurnAcceptance,
   TurnClaim,
   TurnCommit,

@@ -8,6 +8,7 @@ import { recordOps } from './ops/records.js';
 import { searchOps, type SearchOptions } from './ops/search.js';
 import { sessionOps } from './ops/sessions.js';
 import { turnJobOps } from './ops/turn-jobs.js';
+import { turnAcceptOps } from './ops/turn-accept.js';
 import { webhookOps } from './ops/webhooks.js';
 import { turnCommitOps, type CommitEvents } from './ops/turn-commit.js';
 import { widgetAndKeyOps } from './ops/widgets-and-keys.js';
@@ -29,6 +30,7 @@ export function createSqlOps(
     ...sessionOps(db),
     ...recordOps(db),
     ...turnJobOps(db),
+    ...turnAcceptOps(db),
     ...deliveryOps(db),
     ...guardOps(db),
     ...webhookOps(db),
