@@ -109,7 +109,8 @@ export function createSqlStore(driver: SqlDriver, search: SearchOptions, options
         stopListening = driver.notifications.listen((payload) => {
           const event = parseNotifiedEvent(payload);
           if (event && event.origin !== origin) {
-            bus.publish({ type: event.type, jobId: event.jobId, widgetId: event.widgetId, sessionId: event.sessionId });
+            const { origin: _origin, ...received } = event;
+            bus.publish(received);
           }
         });
       }
@@ -126,8 +127,11 @@ function parseNotifiedEvent(payload: string): NotifiedTurnEvent | null {
   try {
     const value = JSON.parse(payload) as Partial<NotifiedTurnEvent>;
     const fields = [value.origin, value.jobId, value.widgetId, value.sessionId];
-    if ((value.type !== 'queued' && value.type !== 'finished') || fields.some((field) => typeof field !== 'string')) return null;
-    return value as NotifiedTurnEvent;
+    if ((value.type !== 'queued' && value.type !== 'finished' && value.type !== 'delta') || fields.some((field) => typeof field !== 'string')) return null;
+    const { type, jobId, widgetId, sessionId, origin, delta } = value as NotifiedTurnEvent;
+    if (type !== 'delta') return { type, jobId, widgetId, sessionId, origin };
+    if (typeof delta?.text !== 'string' || !Number.isSafeInteger(delta.at)) return null;
+    return { type, jobId, widgetId, sessionId, origin, delta: { text: delta.text, at: delta.at } };
   } catch {
     // Another program's payload on our channel: not ours to act on.
     return null;

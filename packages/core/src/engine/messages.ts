@@ -75,7 +75,7 @@ async function answerTurn(ctx: EngineContext, runner: TurnRunner, request: TurnR
   const watcher = safeObserver(observer);
   watcher?.onAccepted({ messageId: job.replyMessageId, sessionId: job.sessionId, replayed: acceptance.replay });
 
-  let streamed = false;
+  let streamed = '';
   const waiting =
     request.mode === 'callback'
       ? null
@@ -84,7 +84,7 @@ async function answerTurn(ctx: EngineContext, runner: TurnRunner, request: TurnR
           fresh: !acceptance.replay,
           onDelta: watcher
             ? (text) => {
-                streamed = true;
+                streamed += text;
                 watcher.onDelta(text);
               }
             : undefined,
@@ -106,8 +106,10 @@ async function answerTurn(ctx: EngineContext, runner: TurnRunner, request: TurnR
     return { status: 202, data: { messageId: job.replyMessageId, status: 'processing' }, creditsConsumed: 0, ...replayed };
   }
   if (!outcome.ok) throw outcome.error;
-  // An agent that does not stream (or a turn run by another process): its whole content is the one delta.
-  if (watcher && !streamed && outcome.reply.content !== '') watcher.onDelta(outcome.reply.content);
+  // An agent that does not stream: its whole content is the one delta. A turn streamed from another process whose
+  // last pieces had not arrived (or were lost): the rest of its content.
+  const { content } = outcome.reply;
+  if (watcher && content.length > streamed.length && content.startsWith(streamed)) watcher.onDelta(content.slice(streamed.length));
   const data = replyView(outcome.reply, { format: request.principal.replyFormat, formatReply: ctx.formatReply });
   // A replay runs and bills nothing: what it reports consumed is 0.
   return { status: 200, data, creditsConsumed: acceptance.replay ? 0 : outcome.creditsConsumed, ...replayed };

@@ -106,10 +106,15 @@ export interface TurnClaim {
 
 /** Told to every process sharing the store when a job is queued or finishes, so waiters need not poll. */
 export interface TurnEvent {
-  type: 'queued' | 'finished';
+  type: 'queued' | 'finished' | 'delta';
   jobId: string;
   widgetId: string;
   sessionId: string;
+  /**
+   * `delta` events: a piece of a streamed reply written by the process running the job, for a caller that waits in
+   * another process; `at` is where it starts in the reply's text, so a receiver can tell a gap.
+   */
+  delta?: { text: string; at: number };
 }
 
 /** Step 3 of a turn (DESIGN.md section 3a), written at once by {@link CallbackOps.commitTurn}. */
