@@ -160,7 +160,7 @@ export function createTurnRunner(ctx: EngineContext, options: TurnRunnerOptions)
   }
 
   /**
-   * A streamed job with no caller here was accepted by another process (or its caller left): its pieces go out as
+   * A streamed job with no caller here (accepted by another process, or recovered after a crash): its pieces go out as
    * `delta` turn events, one at a time and in order, coalesced while one is on its way. Offsets count every piece of
    * the job, so a receiver that missed some (or whose caller was fed locally first) sees the gap and drops the rest;
    * it gets the remainder with the final reply.
