@@ -38,8 +38,6 @@ export function compression(): MiddlewareHandler {
     const type = res.headers.get('Content-Type') ?? '';
     if (c.req.method === 'HEAD' || res.body === null || res.headers.has('Content-Encoding') || !COMPRESSIBLE.test(type)) return;
     res.headers.append('Vary', 'Accept-Encoding');
-    const length = res.headers.get('Content-Length');
-    if (length !== null && Number(length) < MIN_BYTES) return;
     const encoding = negotiateEncoding(c.req.header('Accept-Encoding'));
     if (!encoding) return;
     const body = Buffer.from(await res.arrayBuffer());
