@@ -153,6 +153,8 @@ export type {
   DeliveryAttempt,
   DeliveryEventName,
   DeliveryStatus,
+  GuardedTurnAcceptance,
+  GuardedTurnAccepted,
   TurnAcceptance,
   TurnClaim,
   TurnCommit,

@@ -19,7 +19,7 @@ export function applyExpiry(session: Session, now: Date): Session {
 }
 
 /** Any activity pushes the expiry forward by the widget's TTL. */
-export function touch(session: Session, now: Date, ttlSeconds: number): Session {
+export function touch<T extends Pick<Session, 'lastActivityAt' | 'expiresAt'>>(session: T, now: Date, ttlSeconds: number): T {
   return { ...session, lastActivityAt: now, expiresAt: new Date(now.getTime() + ttlSeconds * 1000) };
 }
 

@@ -3,7 +3,8 @@
  * logic around it and no agent. The same transactions, in the same order and shape, as the engine's pipeline
  * (packages/core/src/engine/turns/accept.ts and run.ts) for a session with nothing queued: accept (session row
  * locked, balance checked, job inserted and claimed, the visitor's message into the history, session touched, the
- * agent's context read), then the commit as one write (job done, reply, session update, charge, turn event).
+ * agent's context read, all in one guarded statement), then the commit as one write (job done, reply, session
+ * update, charge, turn event).
  */
 import { defaultIds, flatCredits, type Session, type Store, type StoredMessage } from '@svc/core';
 import { runLoad, type LoadResult } from './load.js';
@@ -86,26 +87,19 @@ export async function storeTurns(
         finishedAt: null,
         error: null,
       };
-      // Accept, claimed at once (nothing queued on the session), so the turn starts here: the visitor's message too.
-      await store.transaction(async (tx) => {
-        const locked = await tx.lockSessionForTurn(widgetId, job.sessionId, accountId);
-        if (!locked || !locked.account || locked.account.balance <= 0) throw new Error('bench account or session missing');
-        if (await tx.hasUnfinishedTurnJob(widgetId, job.sessionId)) throw new Error('bench session busy');
-        const { session } = locked;
-        await tx.acceptTurnJob({
-          job,
-          userMessage: message(session, job.userMessageId, session.messageCount + 1, 'user'),
-          session: {
-            lastActivityAt: now,
-            expiresAt: new Date(now.getTime() + 86_400_000),
-            messageCount: session.messageCount + 1,
-            pendingFormId: null,
-          },
-        });
-        // The agent's context, read as the turn starts.
-        await tx.recentMessages({ widgetId, sessionId: job.sessionId, limit: 21 });
-        await tx.getVisitor(accountId, session.visitorId);
+      // Accept, claimed at once (nothing queued on the session), so the turn starts here: one guarded write that also
+      // reads the agent's context, as the engine's common path does.
+      const { seq: _user, ...userMessage } = message(sessions[worker]!, job.userMessageId, 0, 'user');
+      const accepted = await store.acceptTurnAtOnce({
+        job,
+        userMessage,
+        guard: { accountId, publicCaller: false, identitySub: null, now },
+        activity: { lastActivityAt: now, expiresAt: new Date(now.getTime() + 86_400_000) },
+        idempotency: null,
+        visitorContext: null,
+        historyLimit: 20,
       });
+      if (!accepted?.claimed) throw new Error('bench account or session missing, or session busy');
       // Commit: one atomic write.
       const reply = message(sessions[worker]!, job.replyMessageId, 0, 'assistant');
       const { seq: _seq, ...unnumbered } = reply;

@@ -33,6 +33,8 @@ export interface RuntimeOptions {
   clock?: Clock;
   /** A running turn's lease (renewed while it runs); a crashed process's turns are retaken after it. Default 15 s. */
   turnLeaseMs?: number;
+  /** Fallback poll for turns queued here and for waiters, should a notification be lost. Default 1 s. */
+  turnPollMs?: number;
   /** Also export process metrics (memory, CPU, event loop) on /metrics: for the one app a process serves. */
   processMetrics?: boolean;
 }
@@ -56,6 +58,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     formatReply,
     onWork: (kind) => workers?.wake(kind),
     ...(options.turnLeaseMs === undefined ? {} : { turnLeaseMs: options.turnLeaseMs }),
+    ...(options.turnPollMs === undefined ? {} : { turnPollMs: options.turnPollMs }),
   });
   let workers: Workers | undefined;
   const app = createApp({

@@ -6,10 +6,10 @@ import { createSqlStore } from './sql-store.js';
 import { availableTextSearchConfigs } from './text-search.js';
 
 /** What both factories do once connected: migrate, learn the server's text search configurations, build the store. */
-export async function openSqlStore(driver: SqlDriver): Promise<Store> {
+export async function openSqlStore(driver: SqlDriver, options: { lookupCacheMs?: number | undefined } = {}): Promise<Store> {
   try {
     const applied = await runMigrations(driver);
-    const store = createSqlStore(driver, { configs: await availableTextSearchConfigs(driver) });
+    const store = createSqlStore(driver, { configs: await availableTextSearchConfigs(driver) }, options);
     registerMigrator(store, driver, applied);
     registerStatusDriver(store, driver);
     return store;

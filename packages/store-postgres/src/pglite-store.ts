@@ -6,6 +6,11 @@ import { openPgliteDriver, type PgliteDriverOptions } from './pglite-driver.js';
 export interface PgliteStoreOptions extends PgliteDriverOptions {
   /** Told about every statement sent (benchmarks, diagnostics). */
   onQuery?: QueryObserver;
+  /**
+   * How long API keys and widgets found are reused from memory (default 5,000 ms; 0 turns it off). Changes through
+   * this store apply at once; a key revoked or a widget changed by another process applies here within this time.
+   */
+  lookupCacheMs?: number;
 }
 
 /**
@@ -19,5 +24,5 @@ export interface PgliteStoreOptions extends PgliteDriverOptions {
  */
 export async function createPgliteStore(options: PgliteStoreOptions = {}): Promise<Store> {
   const driver = await openPgliteDriver(options);
-  return openSqlStore(options.onQuery ? observeQueries(driver, options.onQuery) : driver);
+  return openSqlStore(options.onQuery ? observeQueries(driver, options.onQuery) : driver, { lookupCacheMs: options.lookupCacheMs });
 }

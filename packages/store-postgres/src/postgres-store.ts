@@ -6,6 +6,11 @@ import { openPostgresDriver, type PostgresDriverOptions } from './postgres-drive
 export interface PostgresStoreOptions extends PostgresDriverOptions {
   /** Told about every statement sent (benchmarks, diagnostics). */
   onQuery?: QueryObserver;
+  /**
+   * How long API keys and widgets found are reused from memory (default 5,000 ms; 0 turns it off). Changes through
+   * this store apply at once; a key revoked or a widget changed by another process applies here within this time.
+   */
+  lookupCacheMs?: number;
 }
 
 /**
@@ -18,5 +23,5 @@ export interface PostgresStoreOptions extends PostgresDriverOptions {
  */
 export async function createPostgresStore(options: PostgresStoreOptions): Promise<Store> {
   const driver = await openPostgresDriver(options);
-  return openSqlStore(options.onQuery ? observeQueries(driver, options.onQuery) : driver);
+  return openSqlStore(options.onQuery ? observeQueries(driver, options.onQuery) : driver, { lookupCacheMs: options.lookupCacheMs });
 }

@@ -9,6 +9,7 @@ import { recordOps } from './ops/records.js';
 import { searchOps, type SearchOptions } from './ops/search.js';
 import { sessionOps } from './ops/sessions.js';
 import { turnJobOps } from './ops/turn-jobs.js';
+import { turnAcceptOps } from './ops/turn-accept.js';
 import { webhookOps } from './ops/webhooks.js';
 import { sessionEventOps } from './ops/session-events.js';
 import { turnCommitOps, type CommitEvents } from './ops/turn-commit.js';
@@ -31,6 +32,7 @@ export function createSqlOps(
     ...sessionOps(db),
     ...recordOps(db),
     ...turnJobOps(db),
+    ...turnAcceptOps(db),
     ...deliveryOps(db),
     ...guardOps(db),
     ...webhookOps(db),

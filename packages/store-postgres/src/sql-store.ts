@@ -6,6 +6,7 @@ import type { SearchOptions } from './ops/search.js';
 import type { Queryable, SqlDriver } from './sql-driver.js';
 import { createSqlOps } from './sql-ops.js';
 import type { CommitEvents } from './ops/turn-commit.js';
+import { createLookupCache, DEFAULT_LOOKUP_CACHE_MS } from './lookup-cache.js';
 
 /** The open transaction of the current async call chain. */
 interface TransactionFrame {
@@ -32,7 +33,8 @@ type NotifiedTurnEvent = TurnEvent & { origin: string };
  * Turn events go to this process's subscribers after the commit, and to other processes through `NOTIFY` sent in
  * the same transaction (so they too hear of it only once it commits).
  */
-export function createSqlStore(driver: SqlDriver, search: SearchOptions): Store {
+export function createSqlStore(driver: SqlDriver, search: SearchOptions, options: { lookupCacheMs?: number | undefined } = {}): Store {
+  const cache = createLookupCache(options.lookupCacheMs ?? DEFAULT_LOOKUP_CACHE_MS);
   const context = new AsyncLocalStorage<TransactionFrame>();
   const bus = createTurnEventBus();
   const origin = randomUUID();
@@ -60,12 +62,21 @@ export function createSqlStore(driver: SqlDriver, search: SearchOptions): Store 
     commitEvents.published(event);
   }
 
-  const ops = createSqlOps(() => openFrame()?.tx ?? driver, search, (event) => publish(openFrame()?.tx ?? driver, event), commitEvents);
+  const sqlOps = createSqlOps(() => openFrame()?.tx ?? driver, search, (event) => publish(openFrame()?.tx ?? driver, event), commitEvents);
+  // Inside a transaction lookups read the database (they may follow its own writes); outside, recent ones are reused.
+  const lookups = cache.lookups(sqlOps);
+  const ops: StoreOps = {
+    ...sqlOps,
+    ...cache.writes(sqlOps),
+    findApiKeyByHash: (hash) => (openFrame() ? sqlOps.findApiKeyByHash(hash) : lookups.findApiKeyByHash(hash)),
+    getWidget: (id) => (openFrame() ? sqlOps.getWidget(id) : lookups.getWidget(id)),
+  };
 
   async function transaction<T>(fn: (tx: StoreOps) => Promise<T>): Promise<T> {
     const outer = openFrame();
     if (outer) return savepoint(outer, fn);
     let events: TurnEvent[] = [];
+    let changed = false;
     const result = await driver.transaction(async (tx) => {
       const frame: TransactionFrame = { tx, open: true, savepoints: 0, ops, events: [] };
       const inside = (): Queryable => {
@@ -73,7 +84,8 @@ export function createSqlStore(driver: SqlDriver, search: SearchOptions): Store 
         if (!frame.open) throw new Error('This transaction has finished; use the store instead');
         return tx;
       };
-      frame.ops = createSqlOps(inside, search, (event) => publish(inside(), event), commitEvents);
+      const txOps = createSqlOps(inside, search, (event) => publish(inside(), event), commitEvents);
+      frame.ops = { ...txOps, ...cache.writes(txOps, () => (changed = true)) };
       try {
         const value = await context.run(frame, () => fn(frame.ops));
         events = frame.events;
@@ -113,10 +125,13 @@ function parseNotifiedEvent(payload: string): NotifiedTurnEvent | null {
   try {
     const value = JSON.parse(payload) as Record<string, unknown>;
     const strings = (...names: string[]): boolean => names.every((name) => typeof value[name] === 'string');
-    if (value['type'] === 'queued' || value['type'] === 'finished') {
+    if (value['type'] === 'queued' || value['type'] === 'finished' || value['type'] === 'delta') {
       if (!strings('origin', 'jobId', 'widgetId', 'sessionId')) return null;
-      const { type, origin, jobId, widgetId, sessionId } = value as Extract<NotifiedTurnEvent, { jobId: string }>;
-      return { type, origin, jobId, widgetId, sessionId };
+      const { type, origin, jobId, widgetId, sessionId } = value as unknown as Extract<NotifiedTurnEvent, { jobId: string }>;
+      if (type !== 'delta') return { type, origin, jobId, widgetId, sessionId };
+      const delta = value['delta'] as { text?: unknown; at?: unknown } | undefined;
+      if (typeof delta?.text !== 'string' || typeof delta.at !== 'number' || !Number.isSafeInteger(delta.at)) return null;
+      return { type, origin, jobId, widgetId, sessionId, delta: { text: delta.text, at: delta.at } };
     }
     if (value['type'] === 'session-event' && strings('origin', 'accountId', 'widgetId', 'sessionId')) {
       const { origin, accountId, widgetId, sessionId } = value as Extract<NotifiedTurnEvent, { accountId: string }>;

@@ -73,9 +73,9 @@ async function answerTurn(ctx: EngineContext, runner: TurnRunner, request: TurnR
   const acceptance = await acceptTurn(ctx, request, runner);
   const { job } = acceptance;
   const watcher = safeObserver(observer);
-  watcher?.onAccepted({ messageId: job.replyMessageId, sessionId: job.sessionId });
+  watcher?.onAccepted({ messageId: job.replyMessageId, sessionId: job.sessionId, replayed: acceptance.replay });
 
-  let streamed = false;
+  let streamed = '';
   const waiting =
     request.mode === 'callback'
       ? null
@@ -84,7 +84,7 @@ async function answerTurn(ctx: EngineContext, runner: TurnRunner, request: TurnR
           fresh: !acceptance.replay,
           onDelta: watcher
             ? (text) => {
-                streamed = true;
+                streamed += text;
                 watcher.onDelta(text);
               }
             : undefined,
@@ -109,8 +109,10 @@ async function answerTurn(ctx: EngineContext, runner: TurnRunner, request: TurnR
   // A handoff: a person answers, not the AI. Answered like callback mode (202, no message id): the person's reply
   // comes on the session event stream, the key's callback URL and the history (DESIGN.md section 6).
   if (outcome.reply === null) return { status: 202, data: { messageId: null, status: 'processing' }, creditsConsumed: 0, ...replayed };
-  // An agent that does not stream (or a turn run by another process): its whole content is the one delta.
-  if (watcher && !streamed && outcome.reply.content !== '') watcher.onDelta(outcome.reply.content);
+  // An agent that does not stream: its whole content is the one delta. A turn streamed from another process whose
+  // last pieces had not arrived (or were lost): the rest of its content.
+  const { content } = outcome.reply;
+  if (watcher && content.length > streamed.length && content.startsWith(streamed)) watcher.onDelta(content.slice(streamed.length));
   const data = replyView(outcome.reply, { format: request.principal.replyFormat, formatReply: ctx.formatReply });
   // A replay runs and bills nothing: what it reports consumed is 0.
   return { status: 200, data, creditsConsumed: acceptance.replay ? 0 : outcome.creditsConsumed, ...replayed };

@@ -9,8 +9,11 @@
  * });
  */
 export interface TurnObserver {
-  /** The turn was accepted (its job committed): from here on errors are reported as message.failed. */
-  onAccepted(info: { messageId: string; sessionId: string }): void;
+  /**
+   * The turn was accepted (its job committed): from here on errors are reported as message.failed. `replayed`: the
+   * request repeated an earlier one's Idempotency-Key, and what follows is that turn's reply (nothing runs again).
+   */
+  onAccepted(info: { messageId: string; sessionId: string; replayed: boolean }): void;
   /** A piece of reply text, in order, as the agent writes it (raw Markdown). */
   onDelta(text: string): void;
 }

@@ -31,7 +31,7 @@ describe('streaming seam (TurnObserver)', () => {
 
     expect(result.status).toBe(200);
     const data = result.data as { messageId: string; content: string };
-    expect(observer.events[0]).toEqual(['accepted', { messageId: data.messageId, sessionId }]);
+    expect(observer.events[0]).toEqual(['accepted', { messageId: data.messageId, sessionId, replayed: false }]);
     const deltas = observer.events.slice(1).map(([kind, text]) => (expect(kind).toBe('delta'), text));
     expect(deltas).toEqual(['We ship ', 'to **Canada** ', 'in 5 days.']);
     expect(deltas.join('')).toBe(data.content);

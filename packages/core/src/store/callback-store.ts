@@ -1,5 +1,6 @@
 import type { IdentityClaims } from '../agent.js';
-import type { LedgerEntry, StoredMessage, SurfacedForm } from '../domain.js';
+import type { LedgerEntry, Session, StoredMessage, SurfacedForm, VisitorContext } from '../domain.js';
+import type { IdempotencyRecord } from './store.js';
 import type { LifecycleEventName } from './webhook-store.js';
 
 /**
@@ -104,12 +105,23 @@ export interface TurnClaim {
 }
 
 /**
- * Told to every process sharing the store when a job is queued or finishes, so waiters need not poll; and when a
- * session's event log grew (`session-event`, see `SessionEventOps`), so event streams need not poll either.
+ * Told to every process sharing the store when a job is queued or finishes, so waiters need not poll; when a piece
+ * of a streamed reply was written (`delta`); and when a session's event log grew (`session-event`, see
+ * `SessionEventOps`), so event streams need not poll either.
  */
-export type TurnEvent =
-  | { type: 'queued' | 'finished'; jobId: string; widgetId: string; sessionId: string }
-  | { type: 'session-event'; accountId: string; widgetId: string; sessionId: string };
+export type TurnEvent = JobEvent | { type: 'session-event'; accountId: string; widgetId: string; sessionId: string };
+
+export interface JobEvent {
+  type: 'queued' | 'finished' | 'delta';
+  jobId: string;
+  widgetId: string;
+  sessionId: string;
+  /**
+   * `delta` events: a piece of a streamed reply written by the process running the job, for a caller that waits in
+   * another process; `at` is where it starts in the reply's text, so a receiver can tell a gap.
+   */
+  delta?: { text: string; at: number };
+}
 
 /** Step 3 of a turn (DESIGN.md section 3a), written at once by {@link CallbackOps.commitTurn}. */
 export interface TurnCommit {
@@ -140,6 +152,52 @@ export interface TurnAcceptance {
   session: { lastActivityAt: Date; expiresAt: Date; messageCount: number; pendingFormId: string | null };
 }
 
+/**
+ * A turn's acceptance as one guarded write: see {@link CallbackOps.acceptTurnAtOnce}. The guard holds every check of
+ * the full acceptance (engine/turns/accept.ts) that a message turn can fail; anything the guard cannot decide (a
+ * form's answers, an expired session to record, an idempotency record to replay) leaves it to that full path.
+ */
+export interface GuardedTurnAcceptance {
+  /**
+   * The job as it is when claimed at once (status running, lease set, attempts 1). When an earlier job of its session
+   * is unfinished it is stored queued instead: no lease, no attempt.
+   */
+  job: TurnJob;
+  /** The visitor's message, numbered by the store after the session's last one; written only when the job is claimed. */
+  userMessage: Omit<StoredMessage, 'seq'>;
+  guard: {
+    /** The session's account, which must exist, not be overdue, and have a positive balance. */
+    accountId: string;
+    /** A public (widget) key: the session must have been created by one, and an identity-bound session needs `identitySub`. */
+    publicCaller: boolean;
+    identitySub: string | null;
+    /** The session must be active and not expired at this instant. */
+    now: Date;
+  };
+  /** The session's activity after acceptance. */
+  activity: { lastActivityAt: Date; expiresAt: Date };
+  /** Written with the job; its (scope, key) must be new. */
+  idempotency: IdempotencyRecord | null;
+  /** Merged into the visitor's stored context (as `upsertVisitor` does). */
+  visitorContext: VisitorContext | null;
+  /** How many of the session's latest messages the agent sees. */
+  historyLimit: number;
+}
+
+/** What {@link CallbackOps.acceptTurnAtOnce} wrote and what the turn's agent needs, read in the same write. */
+export interface GuardedTurnAccepted {
+  /** The job was claimed at acceptance (its turn started: the visitor's message is in the history). */
+  claimed: boolean;
+  job: TurnJob;
+  /** The session after acceptance. */
+  session: Session;
+  /** Claimed: the visitor's message as stored; else null. */
+  userMessage: StoredMessage | null;
+  /** The messages before the visitor's, oldest first, at most `historyLimit`. */
+  history: StoredMessage[];
+  visitorContext: VisitorContext;
+}
+
 export interface ClaimQuery {
   owner: string;
   now: Date;
@@ -163,6 +221,14 @@ export interface CallbackOps {
    * given, and the session's activity. All or nothing; fails like `insertTurnJob` and `insertMessage` on duplicates.
    */
   acceptTurnJob(acceptance: TurnAcceptance): Promise<void>;
+  /**
+   * The whole acceptance of a message turn in one atomic write (one round trip on SQL stores, DESIGN.md section 3a):
+   * on the locked session row, when every condition of `guard` holds and the idempotency record is new, the job
+   * (claimed when no earlier job of its session is unfinished), the visitor's message if claimed, the session's
+   * activity, the idempotency record and the visitor's context; and it reads what the agent needs. Null when the
+   * session is missing or any condition fails: nothing is written, and the caller takes the full path, which says why.
+   */
+  acceptTurnAtOnce(acceptance: GuardedTurnAcceptance): Promise<GuardedTurnAccepted | null>;
   getTurnJob(id: string): Promise<TurnJob | null>;
   /**
    * Claims up to `limit` jobs, oldest first: queued ones, and running ones whose lease expired. Only the oldest

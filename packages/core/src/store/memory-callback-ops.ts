@@ -7,7 +7,7 @@ import { byCreation, copy, copyOrNull, duplicate, key } from './memory-tables.js
  * LOCKED` queries. Each body runs synchronously, so a claim is atomic and two claims never return the same row.
  * (`setApiKeyCallbackSecret` lives with the other API key operations.)
  */
-export function createMemoryCallbackOps(state: MemoryState): Omit<CallbackOps, 'setApiKeyCallbackSecret' | 'publishTurnEvent' | 'commitTurn' | 'acceptTurnJob'> {
+export function createMemoryCallbackOps(state: MemoryState): Omit<CallbackOps, 'setApiKeyCallbackSecret' | 'publishTurnEvent' | 'commitTurn' | 'acceptTurnJob' | 'acceptTurnAtOnce'> {
   return {
     async insertTurnJob(job) {
       if (state.turnJobs.has(job.id)) throw duplicate('turn job', job.id);

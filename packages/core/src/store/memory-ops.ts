@@ -6,7 +6,7 @@ import { createMemoryCallbackOps } from './memory-callback-ops.js';
 import { createMemoryGuardOps } from './memory-guard-ops.js';
 import { createMemoryWebhookOps } from './memory-webhook-ops.js';
 import { createMemorySessionEventOps } from './memory-session-event-ops.js';
-import type { TurnEvent } from './callback-store.js';
+import type { TurnEvent, TurnJob } from './callback-store.js';
 import { searchMemoryKnowledge } from './memory-search.js';
 import type { MemoryState } from './memory-state.js';
 import { byCreation, compareIds, copy, copyOrNull, definedOnly, duplicate, key } from './memory-tables.js';
@@ -44,6 +44,54 @@ export function createMemoryOps(state: MemoryState, publish: (event: TurnEvent) 
         state.messageIds.set(userMessage.id, sessionKey);
       }
       state.sessions.set(sessionKey, { ...current, ...copy(session) });
+    },
+    async acceptTurnAtOnce({ job, userMessage, guard, activity, idempotency, visitorContext, historyLimit }) {
+      const sessionKey = key(job.widgetId, job.sessionId);
+      const session = state.sessions.get(sessionKey);
+      const account = state.accounts.get(guard.accountId);
+      const admitted =
+        session !== undefined &&
+        session.accountId === guard.accountId &&
+        (!guard.publicCaller || (session.creatorKeyKind === 'public' && (session.identitySub === null || session.identitySub === guard.identitySub))) &&
+        session.status === 'active' &&
+        session.expiresAt.getTime() > guard.now.getTime() &&
+        account !== undefined &&
+        account.status !== 'overdue' &&
+        account.balance > 0 &&
+        (idempotency === null || !state.idempotency.has(key(idempotency.scope, idempotency.key)));
+      if (!admitted) return null;
+      if (state.turnJobs.has(job.id)) throw duplicate('turn job', job.id);
+      if (state.messageIds.has(userMessage.id)) throw duplicate('message', userMessage.id);
+      const claimed = ![...state.turnJobs.values()].some(
+        ({ job: other }) => other.widgetId === job.widgetId && other.sessionId === job.sessionId && (other.status === 'queued' || other.status === 'running'),
+      );
+      const stored: TurnJob = claimed ? job : { ...job, status: 'queued', attempts: 0, leaseOwner: null, leaseExpiresAt: null };
+      const messages = state.sessionMessages.get(sessionKey) ?? [];
+      const history = messages.slice(-historyLimit).map((m) => copy(m));
+      const message: StoredMessage | null = claimed ? { ...copy(userMessage), seq: session.messageCount + 1 } : null;
+      state.turnJobSeq.last++;
+      state.turnJobs.set(job.id, { job: copy(stored), seq: state.turnJobSeq.last });
+      if (message) {
+        state.sessionMessages.set(sessionKey, [...messages, copy(message)]);
+        state.messageIds.set(message.id, sessionKey);
+      }
+      const after: Session = { ...session, ...copy(activity), messageCount: message?.seq ?? session.messageCount };
+      state.sessions.set(sessionKey, after);
+      if (idempotency) state.idempotency.set(key(idempotency.scope, idempotency.key), copy(idempotency));
+      const visitorKey = key(session.accountId, session.visitorId);
+      const previous = state.visitors.get(visitorKey)?.context ?? {};
+      if (visitorContext) {
+        const context = { ...previous, ...copy(definedOnly<VisitorContext>(visitorContext)) };
+        state.visitors.set(visitorKey, { accountId: session.accountId, visitorId: session.visitorId, context, updatedAt: new Date(activity.lastActivityAt) });
+      }
+      return {
+        claimed,
+        job: copy(stored),
+        session: copy(after),
+        userMessage: message,
+        history,
+        visitorContext: copy(state.visitors.get(visitorKey)?.context ?? {}),
+      };
     },
     async commitTurn(commit) {
       const row = state.turnJobs.get(commit.jobId);

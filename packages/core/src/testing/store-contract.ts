@@ -14,6 +14,7 @@ import { sessionEventContract } from './contract/session-events.js';
 import { transactionContract } from './contract/transactions.js';
 import { turnJobContract } from './contract/turn-jobs.js';
 import { turnPipelineContract } from './contract/turn-pipeline.js';
+import { turnAcceptContract } from './contract/turn-accept.js';
 import { webhookContract } from './contract/webhooks.js';
 import { widgetAndKeyContract } from './contract/widgets-and-keys.js';
 
@@ -62,6 +63,7 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
     describe('transactions', () => transactionContract(store));
     describe('turn jobs', () => turnJobContract(store));
     describe('turn pipeline: session row locks, per-session claims, events', () => turnPipelineContract(store));
+    describe('turn pipeline: the acceptance as one guarded write', () => turnAcceptContract(store));
     describe('callback deliveries', () => deliveryContract(store));
     describe('identity secrets and bound sessions', () => identityContract(store));
     describe('rate counters and origin lookup', () => guardContract(store));

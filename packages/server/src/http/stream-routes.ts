@@ -99,6 +99,8 @@ interface RespondOptions {
 function respond(c: Context<AppEnv>, start: StreamedTurnStart, options: RespondOptions): Response {
   if ('answered' in start) return sendResult(c, start.answered);
   const { accepted } = start;
+  // As every other replay says (app.ts, idempotency.ts): the same Idempotency-Key answered from its first turn.
+  if (accepted.replayed) c.header('Idempotent-Replayed', 'true');
   return eventStream(c, options, { turn: accepted, listen: (listener) => accepted.listen(listener), stopListening: () => accepted.stopListening() });
 }
 

@@ -120,12 +120,15 @@ describe('POST …/messages with response_type "stream" (DESIGN.md section 4)', 
     const h = await createHarness();
     const id = await h.session();
     const body = { content: 'Do you ship to Canada?', response_type: 'stream' };
-    const first = await readEvents(await streamPost(h, `${h.base}/${id}/messages`, body, { 'Idempotency-Key': 'turn-1' }));
+    const original = await streamPost(h, `${h.base}/${id}/messages`, body, { 'Idempotency-Key': 'turn-1' });
+    expect(original.headers.get('idempotent-replayed')).toBeNull();
+    const first = await readEvents(original);
     const balance = (await h.store.getAccount(h.account.id))!.balance;
 
     const again = await streamPost(h, `${h.base}/${id}/messages`, body, { 'Idempotency-Key': 'turn-1' });
     expect(again.status).toBe(200);
     expect(again.headers.get('content-type')).toBe('text/event-stream');
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
     const replay = await readEvents(again);
 
     expect(replay.map((e) => e.event)).toEqual(['message.start', 'message.delta', 'message.completed']);

@@ -12,6 +12,8 @@ export type TurnFeedEvent =
 export interface AcceptedTurn {
   messageId: string;
   sessionId: string;
+  /** A repeated Idempotency-Key: the stream is the first request's turn, answered again (nothing ran twice). */
+  replayed: boolean;
   /**
    * Starts delivery to `listener`: first what happened since acceptance, then each event as it happens. Called
    * once, by the response that streams it.
@@ -41,7 +43,7 @@ export function startStreamedTurn(run: (observer: TurnObserver) => Promise<Engin
       if (listener !== null) listener(event);
       else backlog?.push(event);
     };
-    const turn: Omit<AcceptedTurn, 'messageId' | 'sessionId'> = {
+    const turn: Omit<AcceptedTurn, 'messageId' | 'sessionId' | 'replayed'> = {
       listen(next) {
         const pending = backlog ?? [];
         backlog = null;
@@ -57,7 +59,7 @@ export function startStreamedTurn(run: (observer: TurnObserver) => Promise<Engin
       onAccepted(info) {
         if (accepted) return;
         accepted = true;
-        resolve({ accepted: { ...turn, messageId: info.messageId, sessionId: info.sessionId } });
+        resolve({ accepted: { ...turn, messageId: info.messageId, sessionId: info.sessionId, replayed: info.replayed } });
       },
       onDelta(text) {
         if (accepted && text !== '') emit({ type: 'delta', text });

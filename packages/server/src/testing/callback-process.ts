@@ -1,6 +1,6 @@
 /**
  * A service process for the crash and multi-worker tests: PostgreSQL store (DATABASE_URL, SVC_TEST_SCHEMA), an
- * agent that takes AGENT_DELAY_MS per turn, HTTP (ROLE all|api) and/or workers (ROLE all|worker; the expiry sweep
+ * agent that takes AGENT_DELAY_MS per turn (written in AGENT_PIECES pieces), HTTP (ROLE all|api) and/or workers (ROLE all|worker; the expiry sweep
  * every SWEEP_MS). Prints
  * `ready <url>` once serving. Real code paths only: the same runtime, workers and store as `svc start`.
  */
@@ -19,9 +19,15 @@ const runtime = await createRuntime({
   store,
   logger: createLogger(env.LOG_LEVEL ?? 'silent'),
   turnLeaseMs: Number(env.JOB_LEASE_MS ?? 2_000),
-  agent: createScriptedAgent(async ({ message, signal }) => {
+  agent: createScriptedAgent(async ({ message, signal, onDelta }) => {
     if (delay > 0) await sleep(delay, undefined, { signal });
-    return { content: `answer to ${message}` };
+    // AGENT_PIECES: the answer is written in that many pieces, AGENT_PIECE_MS apart, as a streaming model would.
+    const pieces = Array.from({ length: Number(env.AGENT_PIECES ?? 1) }, (_, i) => (i === 0 ? `answer to ${message}` : ` (part ${i + 1})`));
+    for (const [index, piece] of pieces.entries()) {
+      if (index > 0) await sleep(Number(env.AGENT_PIECE_MS ?? 0), undefined, { signal });
+      if (pieces.length > 1) onDelta?.(piece);
+    }
+    return { content: pieces.join('') };
   }),
 });
 // ROLE api serves without workers, as `svc start --role api` does.

@@ -56,7 +56,7 @@ const CLAIM_SESSION_TURN_JOB = /* sql */ `
    )
   returning *`;
 
-const JOB_COLUMNS = `id, account_id, key_id, widget_id, session_id, user_message_id, reply_message_id, kind, identity, timezone,
+export const JOB_COLUMNS = `id, account_id, key_id, widget_id, session_id, user_message_id, reply_message_id, kind, identity, timezone,
   status, attempts, lease_owner, lease_expires_at, created_at, finished_at, error, mode, content, answers`;
 
 const placeholders = (from: number, to: number): string =>
@@ -66,7 +66,7 @@ const placeholders = (from: number, to: number): string =>
     return n === 9 || n === 20 ? `$${n}::jsonb` : `$${n}`;
   }).join(', ');
 
-function jobParams(job: TurnJob): unknown[] {
+export function jobParams(job: TurnJob): unknown[] {
   return [
     job.id,
     job.accountId,

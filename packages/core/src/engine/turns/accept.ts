@@ -62,6 +62,8 @@ export async function acceptTurn(
   claim: { owner: string; leaseMs: number },
 ): Promise<Acceptance> {
   const { principal, widget, sessionId } = request;
+  const atOnce = await acceptAtOnce(ctx, request, claim);
+  if (atOnce) return atOnce;
   return ctx.store.transaction(async (tx) => {
     const locked = await tx.lockSessionForTurn(widget.id, sessionId, principal.accountId);
     const session = await checkSession(ctx, { widget, sessionId, stored: locked?.session ?? null, principal }, tx);
@@ -133,6 +135,61 @@ export async function acceptTurn(
     }
     return { replay: false, job, claimed: false };
   });
+}
+
+/**
+ * The common acceptance in one guarded write (one round trip on SQL stores): a message turn whose session, account
+ * and key pass every check of the full path, with a new idempotency key if any. Null when any check fails (nothing
+ * is written): the full path then runs and answers as it always does (the refusal, the replay, the expiry).
+ */
+async function acceptAtOnce(ctx: EngineContext, request: TurnRequest, claim: { owner: string; leaseMs: number }): Promise<Acceptance | null> {
+  const { principal, widget, sessionId } = request;
+  if (request.precheck) return null;
+  const now = ctx.clock.now();
+  const job: TurnJob = {
+    id: ctx.ids.sortable('job', now),
+    accountId: principal.accountId,
+    keyId: principal.keyId,
+    widgetId: widget.id,
+    sessionId,
+    userMessageId: ctx.ids.sortable('msg', now),
+    replyMessageId: ctx.ids.sortable('msg', new Date(now.getTime() + 1)),
+    kind: request.kind,
+    mode: request.mode,
+    content: request.content,
+    answers: null,
+    identity: request.identity ?? principal.identity,
+    timezone: request.timezone ?? null,
+    status: 'running',
+    attempts: 1,
+    leaseOwner: claim.owner,
+    leaseExpiresAt: new Date(now.getTime() + claim.leaseMs),
+    createdAt: now,
+    finishedAt: null,
+    error: null,
+  };
+  const { seq: _unnumbered, ...userMessage } = visitorMessage(job, 0, now);
+  const activity = touch({ lastActivityAt: now, expiresAt: now }, now, widget.sessionTtlSeconds);
+  const accepted = await ctx.store.acceptTurnAtOnce({
+    job,
+    userMessage,
+    guard: {
+      accountId: widget.accountId,
+      publicCaller: principal.kind === 'public',
+      identitySub: principal.identity?.sub ?? null,
+      now,
+    },
+    activity: { lastActivityAt: activity.lastActivityAt, expiresAt: activity.expiresAt },
+    idempotency: request.idempotency
+      ? { scope: turnIdempotencyScope(request), ...request.idempotency, status: 0, body: '', jobId: job.id, createdAt: now }
+      : null,
+    visitorContext: request.visitorContext ?? null,
+    historyLimit: ctx.historyWindow,
+  });
+  if (!accepted) return null;
+  if (!accepted.claimed || !accepted.userMessage) return { replay: false, job: accepted.job, claimed: false };
+  const { session, userMessage: stored, history, visitorContext } = accepted;
+  return { replay: false, job: accepted.job, claimed: true, started: { session, userMessage: stored, history, visitorContext } };
 }
 
 /**

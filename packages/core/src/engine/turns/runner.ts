@@ -61,7 +61,12 @@ interface Watch {
   settled: boolean;
   inline: Set<InlineWaiter>;
   deltas: Set<(text: string) => void>;
+  /** Text received so far from the process running the job elsewhere; a piece that does not start here is dropped. */
+  received: number;
 }
+
+/** Text of one cross-process delta at most (`NOTIFY` payloads are limited to 8000 bytes). */
+const REMOTE_DELTA_CHARS = 1_000;
 
 interface Pending {
   job: TurnJob;
@@ -87,7 +92,7 @@ export function createTurnRunner(ctx: EngineContext, options: TurnRunnerOptions)
     if (!existing) {
       let resolve!: (outcome: TurnOutcome) => void;
       const promise = new Promise<TurnOutcome>((r) => (resolve = r));
-      const created: Watch = { promise, resolve, settled: false, inline: new Set(), deltas: new Set() };
+      const created: Watch = { promise, resolve, settled: false, inline: new Set(), deltas: new Set(), received: 0 };
       created.resolve = (outcome) => {
         if (created.settled) return;
         created.settled = true;
@@ -112,13 +117,18 @@ export function createTurnRunner(ctx: EngineContext, options: TurnRunnerOptions)
         ctx.logger.error('could not extend a turn job lease', { jobId: job.id, error: String(error) });
       });
     }, Math.max(50, Math.floor(leaseMs / 3)));
+    const remote = remoteDeltas(job);
+    let written = 0;
     try {
       const outcome = await runTurnJob(ctx, job, {
         owner,
         setting,
         started,
         onDelta: (text) => {
-          for (const listener of watches.get(job.id)?.deltas ?? []) listener(text);
+          const local = watches.get(job.id)?.deltas;
+          if (local?.size) for (const listener of local) listener(text);
+          else remote(text, written);
+          written += text.length;
         },
         takeInline: () => {
           let taken = false;
@@ -149,6 +159,35 @@ export function createTurnRunner(ctx: EngineContext, options: TurnRunnerOptions)
     }
   }
 
+  /**
+   * A streamed job with no caller here (accepted by another process, or recovered after a crash): its pieces go out as
+   * `delta` turn events, one at a time and in order, coalesced while one is on its way. Offsets count every piece of
+   * the job, so a receiver that missed some (or whose caller was fed locally first) sees the gap and drops the rest;
+   * it gets the remainder with the final reply.
+   */
+  function remoteDeltas(job: TurnJob): (text: string, at: number) => void {
+    const queue: Array<{ text: string; at: number }> = [];
+    let sending = false;
+    const send = async (): Promise<void> => {
+      sending = true;
+      for (let piece = queue.shift(); piece; piece = queue.shift()) {
+        const text = piece.text.slice(0, REMOTE_DELTA_CHARS);
+        if (text.length < piece.text.length) queue.unshift({ text: piece.text.slice(text.length), at: piece.at + text.length });
+        await ctx.store
+          .publishTurnEvent({ type: 'delta', jobId: job.id, widgetId: job.widgetId, sessionId: job.sessionId, delta: { text, at: piece.at } })
+          .catch((error: unknown) => ctx.logger.error('could not publish a streamed piece of a turn', { jobId: job.id, error: String(error) }));
+      }
+      sending = false;
+    };
+    return (text, at) => {
+      if (job.mode !== 'stream' || text === '') return;
+      const last = queue.at(-1);
+      if (last && last.at + last.text.length === at) last.text += text;
+      else queue.push({ text, at });
+      if (!sending) void send();
+    };
+  }
+
   function expect(job: TurnJob, setting?: TurnSetting): void {
     const key = sessionKey(job.widgetId, job.sessionId);
     let jobs = pending.get(key);
@@ -177,6 +216,13 @@ export function createTurnRunner(ctx: EngineContext, options: TurnRunnerOptions)
   }
 
   function onEvent(event: TurnEvent): void {
+    if (event.type === 'delta') {
+      const target = event.delta && !running.has(event.jobId) ? watches.get(event.jobId) : undefined;
+      if (!target || !event.delta || event.delta.at !== target.received) return;
+      target.received += event.delta.text.length;
+      for (const listener of target.deltas) listener(event.delta.text);
+      return;
+    }
     if (event.type !== 'finished') return;
     const waiting = watches.get(event.jobId);
     if (waiting && !running.has(event.jobId)) void settleFromStore(event.jobId);
