@@ -144,6 +144,8 @@ export type {
 export { pendingDelivery } from './store/callback-store.js';
 export type { NewDelivery } from './store/callback-store.js';
 export type { GuardOps } from './store/guard-store.js';
+export { OPERATOR_ROLES } from './store/operator-store.js';
+export type { ConsoleSession, Operator, OperatorOps, OperatorRole } from './store/operator-store.js';
 export { completedPayload, failedPayload } from './engine/turns/payloads.js';
 export { MAX_TURN_ATTEMPTS } from './engine/turns/run.js';
 export { IDEMPOTENCY_WINDOW_MS } from './engine/turns/accept.js';
