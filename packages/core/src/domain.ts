@@ -97,6 +97,8 @@ export type ApiKeyKind = 'secret' | 'public';
 export interface ApiKey {
   id: string;
   accountId: string;
+  /** What the owner calls it (shown in listings, and as the author of operator replies sent with it); absent: unnamed. */
+  name?: string;
   kind: ApiKeyKind;
   /** First characters of the key, for display in listings (`sk_live_AbCd…`). Never enough to use it. */
   prefix: string;

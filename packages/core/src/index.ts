@@ -168,6 +168,7 @@ export {
   operatorRoleSchema,
   operatorSchema,
 } from './schemas/operator.js';
+export { accountViewSchema } from './schemas/admin.js';
 export type { ChangePasswordRequest, ConsoleSessionView, CreateOperatorRequest, LoginRequest, OperatorView } from './schemas/operator.js';
 export type { ConsoleSession, Operator, OperatorOps, OperatorRole } from './store/operator-store.js';
 export { completedPayload, failedPayload } from './engine/turns/payloads.js';

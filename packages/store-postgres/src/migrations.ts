@@ -326,6 +326,8 @@ alter table deliveries add constraint deliveries_event_check check (
  *
  * - `operators.email` is unique across the service (stored lower-cased): signing in names no account.
  * - `console_sessions.token_hash`: the SHA-256 of the cookie's token; the token itself is never stored.
+ * - `api_keys.name`: what the owner calls a key (the console lists keys by it; operator replies sent with an admin
+ *   key are signed with it).
  * - `login_failures`: failed sign-ins per email and per address in fixed 15-minute windows. Not the request
  *   limiter's `rate_limit_counters`, whose per-minute cleanup would forget them.
  */
@@ -362,6 +364,8 @@ create table login_failures (
   primary key (key, window_start)
 );
 create index login_failures_by_window on login_failures (window_start);
+
+alter table api_keys add column name text;
 `;
 
 export const MIGRATIONS: readonly Migration[] = [

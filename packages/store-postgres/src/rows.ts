@@ -130,11 +130,13 @@ export interface ApiKeyRow {
   allowed_origins: string[];
   created_at: Date;
   revoked_at: Date | null;
+  name: string | null;
 }
 
 export const toApiKey = (row: ApiKeyRow): ApiKey => ({
   id: row.id,
   accountId: row.account_id,
+  ...(row.name === null ? {} : { name: row.name }),
   kind: row.kind,
   prefix: row.prefix,
   hash: row.hash,
