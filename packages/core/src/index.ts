@@ -199,7 +199,14 @@ export {
   operatorRoleSchema,
   operatorSchema,
 } from './schemas/operator.js';
-export { accountViewSchema } from './schemas/admin.js';
+export {
+  accountViewSchema,
+  conversationMessageSchema,
+  conversationSchema,
+  conversationSummarySchema,
+  messagePreviewSchema,
+  operatorReplyRequestSchema,
+} from './schemas/admin.js';
 export type { ChangePasswordRequest, ConsoleSessionView, CreateOperatorRequest, LoginRequest, OperatorView } from './schemas/operator.js';
 export type { ConsoleSession, Operator, OperatorOps, OperatorRole } from './store/operator-store.js';
 export { completedPayload, failedPayload } from './engine/turns/payloads.js';

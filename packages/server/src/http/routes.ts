@@ -19,6 +19,7 @@ import {
   type Engine,
   type EngineResult,
   type ErrorCode,
+  type ConversationPorts,
   type OperatorContext,
   type OperatorRole,
   type PageResult,
@@ -96,6 +97,8 @@ export interface RouteCall {
   admin: AdminCaller;
   /** The ports operator operations run on (sign-in, sessions, operators). */
   operators: OperatorContext;
+  /** The ports of operators' conversation operations (handoff, replies). */
+  conversations: ConversationPorts;
   /** The client's address as the request limiter counts it (trusted proxies applied). */
   clientAddress(): string;
   /** Path parameters, validated against PATH_PARAMETERS. */
@@ -137,6 +140,8 @@ export interface Route {
   /** Callable with a widget public key, which may carry the visitor's identity token (`X-Identity-Token`). */
   identityToken?: boolean;
   paginated?: boolean;
+  /** Query parameters beyond `limit`/`cursor`, for the document (the operation validates them). */
+  query?: z.ZodObject;
   body?: { schema: z.ZodType; required: boolean };
   responses: Partial<Record<200 | 201 | 202 | 204, ResponseSpec>>;
   errors: readonly ErrorCode[];
