@@ -55,18 +55,7 @@ export type {
 export { createMemoryStore } from './store/memory-store.js';
 export { LIFECYCLE_EVENTS } from './store/webhook-store.js';
 export type { LifecycleEventName, WebhookEndpoint, WebhookOps } from './store/webhook-store.js';
-export {
-  DEFAULT_WEBHOOK_GRACE_SECONDS,
-  MAX_WEBHOOK_GRACE_SECONDS,
-  createWebhook,
-  deleteWebhook,
-  describeWebhook,
-  listWebhooks,
-  parseLifecycleEvents,
-  rotateWebhookSecret,
-  signingSecrets,
-} from './webhooks.js';
-export type { CreatedWebhook, WebhookAdminContext } from './webhooks.js';
+export * from './admin/index.js';
 export { expireDueSessions, writeLifecycleEvent } from './engine/lifecycle.js';
 export type { HandoffChange, LifecycleContext, ResolvedReason } from './engine/lifecycle.js';
 export { compareEventIds, EVENT_ID_PATTERN } from './store/session-event-store.js';

@@ -13,7 +13,6 @@ import {
   rateSessionRequestSchema,
   sendMessageRequestSchema,
   sessionIdSchema,
-  SvcError,
   upsertProductsRequestSchema,
   widgetIdSchema,
   type Engine,
@@ -27,7 +26,6 @@ import {
   type Scope,
   type Store,
   type TurnObserver,
-  type WidgetConfig,
 } from '@svc/core';
 import { healthSchema, RESPONSE_SCHEMAS as R } from '../openapi/components.js';
 import { docsPageHtml } from '../openapi/docs-page.js';
@@ -361,15 +359,7 @@ export const ROUTES: readonly Route[] = [
     auth: 'key',
     responses: { 200: { schema: R.WidgetConfigResponse, description: "The key's widget." } },
     errors: [...KEYED, 'widget_not_found'],
-    handler: async ({ store, principal }) => {
-      if (principal.kind !== 'public' || !principal.widgetId) {
-        throw new SvcError('insufficient_scope', 'GET /widget/config is for the widget: call it with a pk_live_ public key.');
-      }
-      const widget = await store.getWidget(principal.widgetId);
-      if (!widget) throw new SvcError('widget_not_found', `Widget ${principal.widgetId} was not found.`);
-      const data: WidgetConfig = { widgetId: widget.id, name: widget.name, greeting: widget.greeting, language: widget.language, theme: widget.theme };
-      return { status: 200, data, creditsConsumed: 0 };
-    },
+    handler: ({ engine, principal }) => engine.getWidgetConfig(principal),
   },
   {
     method: 'post',
