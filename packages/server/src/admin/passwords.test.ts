@@ -1,5 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DEFAULT_SCRYPT_COST, scryptPasswords } from './passwords.js';
+
+// Each hash costs tens of milliseconds and 32 MiB: on a shared, loaded machine a handful of them can take seconds.
+vi.setConfig({ testTimeout: 30_000 });
 
 describe('scrypt password hashes', () => {
   const passwords = scryptPasswords();

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LOGIN_THROTTLE } from '@svc/core';
-import { ADMIN_ROUTES, ANY_OPERATOR } from './admin-routes.js';
+import { ANY_OPERATOR } from './admin-route-kit.js';
+import { ADMIN_ROUTES } from './admin-routes.js';
 import { OPERATOR_PASSWORD, startAdminFixture, type AdminFixture, type CallOptions } from '../testing/admin-api.js';
 import { PRODUCTION_STORES, type OpenedStore } from '../testing/production-stores.js';
 

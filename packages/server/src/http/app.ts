@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import { createOperations, operationsMiddleware, type Operations } from '../operations/operations.js';
 import { buildOpenApiDocument } from '../openapi/document.js';
 import { adminAuth, claimsAdminKey, requireRole } from './admin-auth.js';
-import { OWNER } from './admin-routes.js';
+import { OWNER } from './admin-route-kit.js';
 import { apiKeyAuth, type AppEnv } from './auth.js';
 import { limitBody, readJsonBody, readRequiredJsonBody } from './body.js';
 import { cors } from './cors.js';
