@@ -58,7 +58,7 @@ export type { LifecycleEventName, WebhookEndpoint, WebhookOps } from './store/we
 export * from './admin/index.js';
 export { expireDueSessions, writeLifecycleEvent } from './engine/lifecycle.js';
 export type { HandoffChange, LifecycleContext, ResolvedReason } from './engine/lifecycle.js';
-export { compareEventIds, EVENT_ID_PATTERN } from './store/session-event-store.js';
+export { compareEventIds, EVENT_ID_PATTERN, SESSION_EVENT_RETENTION_MS } from './store/session-event-store.js';
 export type { NewSessionEvent, SessionEvent, SessionEventOps, SessionEventType, SessionListQuery } from './store/session-event-store.js';
 export { parseLastEventId } from './engine/session-events.js';
 export type { SessionEventFeed, StreamedSessionEvent } from './engine/session-events.js';
@@ -166,6 +166,65 @@ export type {
 export { pendingDelivery } from './store/callback-store.js';
 export type { NewDelivery } from './store/callback-store.js';
 export type { GuardOps } from './store/guard-store.js';
+export { OPERATOR_ROLES } from './store/operator-store.js';
+export {
+  CONSOLE_SESSION_IDLE_MS,
+  CONSOLE_SESSION_MAX_MS,
+  LOGIN_THROTTLE,
+  changePassword,
+  createOperator,
+  describeConsoleSession,
+  describeOperator,
+  listOperators,
+  resolveConsoleSession,
+  signIn,
+  signOut,
+} from './admin/operators.js';
+export type { OperatorContext, PasswordHasher, SignedIn } from './admin/operators.js';
+export {
+  MIN_PASSWORD_LENGTH,
+  changePasswordRequestSchema,
+  consoleSessionSchema,
+  createOperatorRequestSchema,
+  loginRequestSchema,
+  operatorRoleSchema,
+  operatorSchema,
+} from './schemas/operator.js';
+export {
+  accountViewSchema,
+  adminSearchRequestSchema,
+  analyticsQuerySchema,
+  analyticsSchema,
+  callbackSecretSchema,
+  conversationMessageSchema,
+  conversationSchema,
+  conversationSummarySchema,
+  createdKeySchema,
+  createdWebhookSchema,
+  createKeyRequestSchema,
+  createPublicKeyRequestSchema,
+  createWebhookRequestSchema,
+  createWidgetRequestSchema,
+  deliveryFiltersSchema,
+  deliveryViewSchema,
+  identitySecretSchema,
+  importedKnowledgeSchema,
+  keyViewSchema,
+  messagePreviewSchema,
+  operatorReplyRequestSchema,
+  productPageQuerySchema,
+  rotateSecretRequestSchema,
+  webhookSecretSchema,
+  webhookViewSchema,
+  widgetFormsRequestSchema,
+  widgetSettingsSchema,
+  widgetViewSchema,
+} from './schemas/admin.js';
+export { describeWidget } from './admin/widget-view.js';
+export { openAccountEvents } from './admin/account-events.js';
+export type { AccountEventFeed } from './admin/account-events.js';
+export type { ChangePasswordRequest, ConsoleSessionView, CreateOperatorRequest, LoginRequest, OperatorView } from './schemas/operator.js';
+export type { ConsoleSession, Operator, OperatorOps, OperatorRole } from './store/operator-store.js';
 export type { AnalyticsOps, AnalyticsQuery, LedgerAnalytics, SessionAnalytics } from './store/analytics-store.js';
 export { completedPayload, failedPayload } from './engine/turns/payloads.js';
 export { MAX_TURN_ATTEMPTS } from './engine/turns/run.js';

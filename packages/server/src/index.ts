@@ -11,6 +11,6 @@ export type { ServerConfig } from './config.js';
 export { openStore } from './open-store.js';
 export { createLogger } from './logger.js';
 export { seedDemo } from './seed.js';
-export type { DemoSeed } from './seed.js';
+export type { DemoOperator, DemoSeed } from './seed.js';
 export { operatorAdmin } from './admin/operator-admin.js';
 export { formatReply } from './reply-format.js';

@@ -66,6 +66,9 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     store,
     logger,
     operations,
+    formatReply,
+    onWork: (kind) => workers?.wake(kind),
+    allowPrivateCallbacks: config.allowPrivateCallbacks ?? false,
     extraRoutes: (app) => {
       widgetRoutes(store, { publicUrl: config.publicUrl, ...(options.clock ? { clock: options.clock } : {}) })(app);
       options.extraRoutes?.(app);

@@ -17,9 +17,9 @@ import type { HistoryItem } from '../schemas/message.js';
 import type { ProductInput } from '../schemas/product.js';
 import type { Deleted, DocumentView, KnowledgeBaseDetail, KnowledgeBaseView, KnowledgeSearchResult, UpsertedProducts } from '../schemas/knowledge.js';
 import * as knowledge from './knowledge.js';
+import { openSessionEvents, type SessionEventFeed } from './session-events.js';
 import { getWidgetConfig } from './widget-config.js';
 import type { WidgetConfig } from '../schemas/widget.js';
-import { openSessionEvents, type SessionEventFeed } from './session-events.js';
 
 export interface EngineOptions {
   store: Store;

@@ -4,6 +4,7 @@ import { resolveByAgent } from '../session-machine.js';
 import { createMemoryAnalyticsOps } from './memory-analytics-ops.js';
 import { createMemoryCallbackOps } from './memory-callback-ops.js';
 import { createMemoryGuardOps } from './memory-guard-ops.js';
+import { createMemoryOperatorOps } from './memory-operator-ops.js';
 import { createMemoryWebhookOps } from './memory-webhook-ops.js';
 import { createMemorySessionEventOps } from './memory-session-event-ops.js';
 import type { TurnEvent, TurnJob } from './callback-store.js';
@@ -21,8 +22,9 @@ export function createMemoryOps(state: MemoryState, publish: (event: TurnEvent) 
     ...createMemoryCallbackOps(state),
     ...createMemoryGuardOps(state),
     ...createMemoryWebhookOps(state),
-    ...createMemoryAnalyticsOps(state),
+    ...createMemoryOperatorOps(state),
     ...createMemorySessionEventOps(state, publish),
+    ...createMemoryAnalyticsOps(state),
     async publishTurnEvent(event) {
       publish(event);
     },

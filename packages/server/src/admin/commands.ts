@@ -5,8 +5,9 @@ import { ANY_ACCOUNT, currentIdentitySecret, describeDelivery, describeKey, desc
 import { backupPgliteStore, migrate } from '@svc/store-postgres';
 import type { ServerConfig } from '../config.js';
 import { userDirectory } from '../config.js';
-import { CONVERSATION_OPTIONS, isConversationCommand, runConversationCommand } from './conversations-cli.js';
 import { operatorAdmin } from './operator-admin.js';
+import { runOperatorCommand } from './operators-cli.js';
+import { CONVERSATION_OPTIONS, isConversationCommand, runConversationCommand } from './conversations-cli.js';
 
 /**
  * The `svc` administration commands, run against a store: by the CLI on the database directly, or by a running
@@ -46,6 +47,7 @@ export const OPTIONS = {
   url: { type: 'string' },
   events: { type: 'string' },
   'grace-seconds': { type: 'string' },
+  email: { type: 'string' },
   ...CONVERSATION_OPTIONS,
 } as const;
 
@@ -264,6 +266,18 @@ const COMMANDS: Record<string, (c: CommandContext) => Promise<CommandOutput>> = 
     return { json: describeDelivery(delivery), text: `Delivery ${delivery.id} queued again; a running worker sends it within a second.` };
   },
 
+  // The password comes from standard input (cli.ts), never from a flag.
+  async 'operators create'({ values, store }) {
+    required(values, 'account');
+    required(values, 'email');
+    return runOperatorCommand('create', values, store);
+  },
+
+  async 'operators list'({ values, store }) {
+    required(values, 'account');
+    return runOperatorCommand('list', values, store);
+  },
+
   async 'kb import'({ values, admin }) {
     const content = await readJsonFile(required(values, 'file'));
     const result = await admin.importKnowledgeBase({ accountId: required(values, 'account'), content, ...optional('name', values.name) });
@@ -276,8 +290,8 @@ const COMMANDS: Record<string, (c: CommandContext) => Promise<CommandOutput>> = 
 
 /** Runs a command against the store; returns what to print (JSON) and a human line. */
 export async function runAdmin(command: string, values: Values, store: Store, config: ServerConfig): Promise<CommandOutput> {
-  if (isConversationCommand(command)) return runConversationCommand(command, values, store, (message) => new UsageError(message));
   const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+  if (!run && isConversationCommand(command)) return runConversationCommand(command, values, store, (message) => new UsageError(message));
   if (!run) throw new UsageError(`Unknown command "${command}"`);
   return run({ values, store, config, admin: operatorAdmin(store, { allowPrivateCallbacks: config.allowPrivateCallbacks }) });
 }

@@ -107,6 +107,10 @@ describe(`seeded fuzz run: ${REQUESTS} requests over a real socket (seed ${SEED}
       kbId: () => h.knowledgeBase.id,
       productId: () => pick(['p1', 'p2', 'tent-1']),
       documentId: () => pick(['doc_missing', 'doc_x']),
+      // Admin API ids: the fuzzer holds no admin credentials, so these reach the refusal, never a store.
+      keyId: () => pick(['key_missing', 'key_x']),
+      webhookId: () => pick(['whk_missing', 'whk_x']),
+      deliveryId: () => pick(['dlv_missing', 'dlv_x']),
     };
 
     function mutate(body: Record<string, unknown>): unknown {
@@ -169,6 +173,12 @@ describe(`seeded fuzz run: ${REQUESTS} requests over a real socket (seed ${SEED}
         response = await fetch(`${server.url}${path}`, init);
       } catch (error) {
         return { status: 0, problem: `dropped: ${init.method} ${path}: ${(error as Error).message}` };
+      }
+      // A session's event stream stays open by design (CONTRACTS A): its headers are the answer.
+      const eventStream = (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
+      if (eventStream && response.status === 200 && /\/conversations\/[^/]+\/events$/.test(path) && init.method === 'GET') {
+        await response.body?.cancel();
+        return { status: response.status };
       }
       const text = await response.text();
       if (response.status >= 500) return { status: response.status, problem: `${response.status}: ${init.method} ${path}: ${text.slice(0, 300)}` };

@@ -7,6 +7,7 @@ import {
   documentRequestSchema,
   formSubmissionRequestSchema,
   knowledgeBaseIdSchema,
+  LABEL_PATTERN,
   knowledgeSearchRequestSchema,
   productBodySchema,
   productSchema,
@@ -18,6 +19,10 @@ import {
   type Engine,
   type EngineResult,
   type ErrorCode,
+  type Admin,
+  type ConversationPorts,
+  type OperatorContext,
+  type OperatorRole,
   type PageResult,
   type Principal,
   type Scope,
@@ -26,6 +31,8 @@ import {
 } from '@svc/core';
 import { healthSchema, RESPONSE_SCHEMAS as R } from '../openapi/components.js';
 import { docsPageHtml } from '../openapi/docs-page.js';
+import type { AdminCaller } from './admin-auth.js';
+import { ADMIN_ROUTES } from './admin-routes.js';
 import type { AppEnv } from './auth.js';
 import { turnIdempotency } from './idempotency.js';
 import { chatTurn, streamTurn, type StreamOptions } from './stream-routes.js';
@@ -40,8 +47,11 @@ import { metricsText, readiness, type Operations } from '../operations/operation
  * Adding an endpoint is one entry here:
  *   1. `method` and `path` in OpenAPI form (`/widgets/{widgetId}/…`). Each `{param}` must be a key of
  *      PATH_PARAMETERS (add a zod schema there for a new one: it is checked before any query, and documented).
- *   2. `auth`: 'key' (X-API-Key, CORS, body limit, rate limit, idempotency on POST) or 'none' (operations
- *      endpoints such as /healthz, /readyz, /metrics). `scopes` and `identityToken` document what a key needs.
+ *   2. `auth`: 'key' (X-API-Key, CORS, body limit, rate limit, idempotency on POST), 'none' (operations
+ *      endpoints such as /healthz, /readyz, /metrics), 'admin' (the admin API: a console session with CSRF on
+ *      writes, or a server key with the `admin` scope; `roles` say which operators may call it, default owner)
+ *      or 'signin' (signing in to the console: body limit and rate limit, no credentials yet). `scopes` and
+ *      `identityToken` document what a key needs.
  *   3. `body` (a zod schema from @svc/core; `required: false` for an optional body), `paginated` for `limit`/`cursor`.
  *   4. `responses`: status → zod schema (registered in openapi/components.ts to get a component name, inlined
  *      otherwise) and description; `contentType` for anything but JSON (e.g. 'text/event-stream').
@@ -51,7 +61,7 @@ import { metricsText, readiness, type Operations } from '../operations/operation
  *   `document: false` keeps an entry (e.g. /docs) out of the OpenAPI document but still in 405 handling.
  */
 
-export type Method = 'get' | 'post' | 'put' | 'delete';
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** The tags of the document, in order, with their descriptions. */
 export const TAGS = {
@@ -61,8 +71,19 @@ export const TAGS = {
   'Knowledge bases': 'The products and documents the AI answers from: manage them and search them as the AI does.',
   Widget: 'What the embeddable widget reads with its public key.',
   Operations: 'Running the service.',
+  admin:
+    'The admin API behind the console (`/admin/v1`): sign in as an operator (session cookie `svc_console`; writes send `X-CSRF-Token`), or call it with a server key that has the `admin` scope. Every call works on the caller\'s own account.',
 } as const;
 export type Tag = keyof typeof TAGS;
+
+/** A generated id in an admin path: the label rules every id follows, checked before any query. */
+function adminIdSchema(name: string) {
+  return z
+    .string()
+    .min(1, { error: `${name} must not be empty` })
+    .max(128, { error: `${name} must be at most 128 characters` })
+    .regex(LABEL_PATTERN, { error: `${name} is not a valid id: letters, digits and _ - . : @ only` });
+}
 
 /** Every path parameter: validated (pattern, length) before any query, 400 `validation_failed` naming it. */
 export const PATH_PARAMETERS = {
@@ -71,6 +92,9 @@ export const PATH_PARAMETERS = {
   kbId: { description: 'The knowledge base, e.g. `kb_…`.', schema: knowledgeBaseIdSchema },
   productId: { description: 'The product: the `id` it was given in the catalogue.', schema: productSchema.shape.id },
   documentId: { description: 'The document, e.g. `doc_…`.', schema: documentIdSchema },
+  keyId: { description: 'An API key, e.g. `key_…` (not the key itself).', schema: adminIdSchema('keyId') },
+  webhookId: { description: 'A webhook endpoint, e.g. `whk_…`.', schema: adminIdSchema('webhookId') },
+  deliveryId: { description: 'A callback or webhook delivery, e.g. `dlv_…`.', schema: adminIdSchema('deliveryId') },
 } satisfies Record<string, { description: string; schema: z.ZodType<string> }>;
 export type PathParameter = keyof typeof PATH_PARAMETERS;
 
@@ -81,6 +105,16 @@ export interface RouteCall {
   store: Store;
   /** The caller (keyed routes only). */
   principal: Principal;
+  /** The operator or admin key (admin routes only). */
+  caller: AdminCaller;
+  /** The operator operations of core, with this server's address policy. */
+  admin: Admin;
+  /** The ports operator operations run on (sign-in, sessions, operators). */
+  operators: OperatorContext;
+  /** The ports of operators' conversation operations (handoff, replies). */
+  conversations: ConversationPorts;
+  /** The client's address as the request limiter counts it (trusted proxies applied). */
+  clientAddress(): string;
   /** Path parameters, validated against PATH_PARAMETERS. */
   params: Record<string, string>;
   /** The JSON body: `{}` when a required body is absent, so validation names its first field. */
@@ -99,7 +133,8 @@ export interface RouteCall {
 export type RouteResult = EngineResult<unknown> | PageResult<unknown> | Response;
 
 export interface ResponseSpec {
-  schema: z.ZodType;
+  /** Absent for a response without a body (204). */
+  schema?: z.ZodType;
   description: string;
   /** Default `application/json`. */
   contentType?: string;
@@ -112,13 +147,17 @@ export interface Route {
   tag: Tag;
   summary: string;
   description: string;
-  auth: 'key' | 'none';
+  auth: 'key' | 'none' | 'admin' | 'signin';
   scopes?: readonly Scope[];
+  /** Admin routes: the operator roles allowed (an admin key acts as `owner`). Default owner only. */
+  roles?: readonly OperatorRole[];
   /** Callable with a widget public key, which may carry the visitor's identity token (`X-Identity-Token`). */
   identityToken?: boolean;
   paginated?: boolean;
+  /** Query parameters beyond `limit`/`cursor`, for the document (the operation validates them). */
+  query?: z.ZodObject;
   body?: { schema: z.ZodType; required: boolean };
-  responses: Partial<Record<200 | 201 | 202, ResponseSpec>>;
+  responses: Partial<Record<200 | 201 | 202 | 204, ResponseSpec>>;
   errors: readonly ErrorCode[];
   /** The id of the resource a 201 created, appended to the request path for `Location`. */
   location?: (data: never) => string;
@@ -159,7 +198,7 @@ const TURN_RESPONSES: Route['responses'] = {
 
 const conversation = '/widgets/{widgetId}/conversations/{sessionId}';
 
-/** Every endpoint the HTTP app mounts (spec section 4), in the order a client meets them. */
+/** Every endpoint the HTTP app mounts (spec section 4), in the order a client meets them; the admin API last. */
 export const ROUTES: readonly Route[] = [
   {
     method: 'post',
@@ -583,6 +622,7 @@ export const ROUTES: readonly Route[] = [
     // The relative spec URL keeps working when the app is mounted under a path.
     handler: async ({ c }) => c.html(docsPageHtml('openapi.json')),
   },
+  ...ADMIN_ROUTES,
 ];
 
 /** `/widgets/{widgetId}` → `/widgets/:widgetId` (Hono's form). */
@@ -612,6 +652,6 @@ export function allowedMethods(routes: readonly Route[], path: string): string[]
     // Browsers preflight keyed routes (CORS).
     if (route.auth === 'key') methods.add('OPTIONS');
   }
-  const order = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS'];
+  const order = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
   return order.filter((method) => methods.has(method));
 }

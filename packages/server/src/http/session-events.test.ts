@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 
 vi.setConfig({ testTimeout: 20_000 });
-import { acceptHandoff, defaultIds, readEventStream, replyAsOperator, systemClock, type ServerSentEvent } from '@svc/core';
+import { acceptHandoff, ANY_ACCOUNT, defaultIds, readEventStream, replyAsOperator, systemClock, type ServerSentEvent } from '@svc/core';
+import { operatorAdmin } from '../admin/operator-admin.js';
 import { createHarness } from '../testing/harness.js';
 
 const ORIGIN = 'https://shop.example.com';
@@ -73,11 +74,11 @@ describe('GET /widgets/{widgetId}/conversations/{sessionId}/events', () => {
     expect(await bad.res.json()).toMatchObject({ error: { code: 'validation_failed', field: 'Last-Event-ID' } });
 
     // A session a server key created is invisible to the widget's public key, as on every other endpoint.
-    const { key: publicKey } = await h.admin.createPublicKey(h.account.id, { widgetId: h.widget.id, origins: [ORIGIN] });
+    const { key: publicKey } = await operatorAdmin(h.store).createPublicKey(ANY_ACCOUNT, { widgetId: h.widget.id, origins: [ORIGIN] });
     const asWidget = await open(h, sessionId, { 'X-API-Key': publicKey, Origin: ORIGIN });
     expect(asWidget.res.status).toBe(404);
     expect(await asWidget.res.json()).toMatchObject({ error: { code: 'session_not_found' } });
-    const someoneElse = await h.admin.createAccount({ name: 'Someone else', credits: 10 });
+    const someoneElse = await operatorAdmin(h.store).createAccount({ name: 'Someone else', credits: 10 });
     const other = await h.newKey(['conversations:chat'], someoneElse.id);
     expect((await open(h, sessionId, { 'X-API-Key': other })).res.status).toBe(404);
 
