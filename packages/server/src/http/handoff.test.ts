@@ -7,6 +7,12 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { verifyCallback, type CallbackEvent } from '@svc/callbacks';
 import { randomBase62, readEventStream } from '@svc/core';
+import { createAccount } from '../admin/accounts.js';
+import { createApiKey } from '../admin/keys.js';
+import { runWebhookCommand } from '../admin/webhooks.js';
+import { createWidget } from '../admin/widgets.js';
+import { loadConfig } from '../config.js';
+import { openStore } from '../open-store.js';
 import { CLI_SCRIPT, kill, nodeWithTsx, runCli } from '../testing/processes.js';
 import { startReceiver, type ReceivedDelivery } from '../testing/receiver.js';
 
@@ -56,6 +62,20 @@ const STORES: [string, Open][] = [
     },
   ],
 ];
+
+/** An account, a widget, a server key with a callback URL and a `session.handoff` webhook endpoint. */
+async function provision(env: Record<string, string>, callbackUrl: string, webhookUrl: string) {
+  const store = await openStore(loadConfig(env));
+  try {
+    const account = await createAccount(store, { name: 'Handoff', credits: 1000 });
+    const widget = await createWidget(store, { accountId: account.id, name: 'Shop' });
+    const created = await createApiKey(store, { accountId: account.id, scopes: ['conversations:chat'], callbackUrl, allowPrivateCallbacks: true });
+    const hook = (await runWebhookCommand('create', { account: account.id, url: webhookUrl, events: 'session.handoff' }, store, true)).json as { secret: string };
+    return { account, widget, key: { key: created.key, callbackSecret: created.callbackSecret! }, hook };
+  } finally {
+    await store.close();
+  }
+}
 
 async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, nodeWithTsx(CLI_SCRIPT, ['start', '--port', '0']), { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -126,6 +146,9 @@ describe.each(STORES)('handoff to a person, end to end over HTTP and the CLI (%s
     const callbacks = await startReceiver();
     const hooks = await startReceiver();
     cleanups.push(callbacks.close, hooks.close);
+    // Provisioned before the server starts (the embedded database is then the test's to open): fewer processes on a
+    // shared machine. The operator's side below is the CLI as a person runs it, through the running server.
+    const { widget, key, hook } = await provision(env, callbacks.url, hooks.url);
     const server = await startServer(env);
     cleanups.push(() => kill(server.child));
     const cli = async (...args: string[]) => {
@@ -133,15 +156,6 @@ describe.each(STORES)('handoff to a person, end to end over HTTP and the CLI (%s
       expect(result.code, result.stderr + result.stdout).toBe(0);
       return JSON.parse(result.stdout) as Record<string, unknown> & { id: string };
     };
-
-    const account = await cli('accounts', 'create', '--name', 'Handoff', '--credits', '1000');
-    const widget = await cli('widgets', 'create', '--account', account.id, '--name', 'Shop');
-    const key = (await cli('keys', 'create', '--account', account.id, '--scopes', 'conversations:chat', '--callback-url', callbacks.url)) as {
-      id: string;
-      key: string;
-      callbackSecret: string;
-    };
-    const hook = (await cli('webhooks', 'create', '--account', account.id, '--url', hooks.url, '--events', 'session.handoff')) as { id: string; secret: string };
 
     const headers = { 'content-type': 'application/json', 'x-api-key': key.key };
     const base = `${server.url}/widgets/${widget.id}/conversations`;
@@ -179,8 +193,6 @@ describe.each(STORES)('handoff to a person, end to end over HTTP and the CLI (%s
     // 3. An operator takes over and replies from the CLI.
     const accepted = await cli('handoff', 'accept', '--session', sessionId, '--as', 'Dana');
     expect(accepted['handoff']).toMatchObject({ state: 'active', operator: { id: null, name: 'Dana' } });
-    const listed = (await cli('conversations', 'list', '--widget', widget.id, '--handoff', 'active')) as unknown as { items: { sessionId: string }[] };
-    expect(listed.items.map((item) => item.sessionId)).toEqual([sessionId]);
     const sent = await cli('handoff', 'reply', '--session', sessionId, '--text', 'Hi, Dana here. Your order ships today.', '--as', 'Dana');
     expect(sent).toMatchObject({ messageId: expect.stringMatching(/^msg_/), role: 'assistant', author: { type: 'operator', name: 'Dana' } });
 
