@@ -9,7 +9,11 @@ export default defineProject({
   test: {
     name: 'console',
     environment: 'happy-dom',
+    // The console's own origin: its requests go to relative URLs under it.
+    environmentOptions: { happyDOM: { url: 'http://console.test/console/', settings: { disableIframePageLoading: true } } },
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test-setup.ts'],
+    // Through Vite like the components, so both resolve the one Preact (two copies break hooks).
+    server: { deps: { inline: ['@testing-library/preact'] } },
   },
 });

@@ -4,7 +4,10 @@ import type { Widget } from '../api/types.js';
 import { ErrorNote } from '../components/common.js';
 import { useAction } from '../hooks.js';
 
-/** Where JSON.parse stopped, as "line L, column C" (browsers say only a character position, if anything). */
+/**
+ * Why JSON.parse refused the text, with "line L, column C" when the engine gave a character position (Firefox and
+ * newer V8 do); otherwise the engine's message, which quotes the text around the problem.
+ */
 export function jsonProblem(text: string): string | null {
   try {
     JSON.parse(text);
@@ -12,6 +15,7 @@ export function jsonProblem(text: string): string | null {
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const position = /position (\d+)/.exec(message)?.[1];
+    if (/line \d+ column \d+/.test(message)) return `Not valid JSON: ${message}`;
     if (position === undefined) return `Not valid JSON: ${message}`;
     const before = text.slice(0, Number(position)).split('\n');
     return `Not valid JSON at line ${before.length}, column ${before.at(-1)!.length + 1}: ${message}`;
