@@ -85,8 +85,9 @@ export interface Widget {
   createdAt: Date;
 }
 
-export type Scope = 'conversations:chat' | 'identity:assert' | 'knowledge:read' | 'knowledge:write';
-export const SCOPES: readonly Scope[] = ['conversations:chat', 'identity:assert', 'knowledge:read', 'knowledge:write'];
+/** `admin`: the admin API (`/admin/v1`) as the account's owner, for scripts and back offices (DESIGN.md section 10). */
+export type Scope = 'conversations:chat' | 'identity:assert' | 'knowledge:read' | 'knowledge:write' | 'admin';
+export const SCOPES: readonly Scope[] = ['conversations:chat', 'identity:assert', 'knowledge:read', 'knowledge:write', 'admin'];
 
 export type ReplyFormat = 'markdown' | 'text' | 'messenger' | 'whatsapp';
 export const REPLY_FORMATS: readonly ReplyFormat[] = ['markdown', 'text', 'messenger', 'whatsapp'];
@@ -96,6 +97,8 @@ export type ApiKeyKind = 'secret' | 'public';
 export interface ApiKey {
   id: string;
   accountId: string;
+  /** What the owner calls it (shown in listings, and as the author of operator replies sent with it); absent: unnamed. */
+  name?: string;
   kind: ApiKeyKind;
   /** First characters of the key, for display in listings (`sk_live_AbCd…`). Never enough to use it. */
   prefix: string;

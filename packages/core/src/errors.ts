@@ -12,11 +12,15 @@ export const ERROR_STATUS = {
   missing_api_key: 401,
   invalid_api_key: 401,
   invalid_identity_token: 401,
+  authentication_required: 401,
+  invalid_credentials: 401,
   insufficient_credits: 402,
   insufficient_scope: 403,
   identity_scope_required: 403,
   origin_not_allowed: 403,
   identity_mismatch: 403,
+  csrf_failed: 403,
+  insufficient_role: 403,
   widget_not_found: 404,
   session_not_found: 404,
   knowledge_base_not_found: 404,
@@ -27,6 +31,7 @@ export const ERROR_STATUS = {
   session_id_taken: 409,
   session_not_active: 409,
   session_active: 409,
+  email_taken: 409,
   idempotency_key_reused: 422,
   payload_too_large: 413,
   unsupported_media_type: 415,
@@ -44,6 +49,8 @@ export interface SvcErrorOptions {
   /** Dotted path of the offending input field, e.g. `identity.sub`. */
   field?: string;
   cause?: unknown;
+  /** For `rate_limited`: when to try again, sent as `Retry-After`. */
+  retryAfterSeconds?: number;
 }
 
 export class SvcError extends Error {
@@ -51,12 +58,14 @@ export class SvcError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly field: string | undefined;
+  readonly retryAfterSeconds: number | undefined;
 
   constructor(code: ErrorCode, message: string, options: SvcErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.status = ERROR_STATUS[code];
     this.field = options.field;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 
   toJSON(): { code: ErrorCode; message: string; field?: string } {

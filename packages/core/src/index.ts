@@ -144,6 +144,33 @@ export type {
 export { pendingDelivery } from './store/callback-store.js';
 export type { NewDelivery } from './store/callback-store.js';
 export type { GuardOps } from './store/guard-store.js';
+export { OPERATOR_ROLES } from './store/operator-store.js';
+export {
+  CONSOLE_SESSION_IDLE_MS,
+  CONSOLE_SESSION_MAX_MS,
+  LOGIN_THROTTLE,
+  changePassword,
+  createOperator,
+  describeConsoleSession,
+  describeOperator,
+  listOperators,
+  resolveConsoleSession,
+  signIn,
+  signOut,
+} from './admin/operators.js';
+export type { OperatorContext, PasswordHasher, SignedIn } from './admin/operators.js';
+export {
+  MIN_PASSWORD_LENGTH,
+  changePasswordRequestSchema,
+  consoleSessionSchema,
+  createOperatorRequestSchema,
+  loginRequestSchema,
+  operatorRoleSchema,
+  operatorSchema,
+} from './schemas/operator.js';
+export { accountViewSchema } from './schemas/admin.js';
+export type { ChangePasswordRequest, ConsoleSessionView, CreateOperatorRequest, LoginRequest, OperatorView } from './schemas/operator.js';
+export type { ConsoleSession, Operator, OperatorOps, OperatorRole } from './store/operator-store.js';
 export { completedPayload, failedPayload } from './engine/turns/payloads.js';
 export { MAX_TURN_ATTEMPTS } from './engine/turns/run.js';
 export { IDEMPOTENCY_WINDOW_MS } from './engine/turns/accept.js';

@@ -7,7 +7,8 @@ import { parseArgs } from 'node:util';
 import { isSvcError } from '@svc/core';
 import { DataDirInUseError, restorePgliteDataDir } from '@svc/store-postgres';
 import { forwardToServer } from './admin/admin-route.js';
-import { number, OPTIONS, runAdmin, UsageError } from './admin/commands.js';
+import { number, OPTIONS, runAdmin, UsageError, type Values } from './admin/commands.js';
+import { readPasswordFromStdin } from './admin/operators-cli.js';
 import { ConfigError, loadConfig, userDirectory, type ServerConfig } from './config.js';
 import { describeStore, openStore } from './open-store.js';
 import { startServer } from './start.js';
@@ -46,9 +47,13 @@ Usage: svc <command> [options]      (from the repository root: pnpm svc <command
   deliveries list [--failed] [--account A] [--limit N] Callback and webhook deliveries, newest first
   deliveries replay --id ID                            Send a delivery again (fresh retry budget)
   kb import --account A --file products.json [--name N] → { "id": "kb_…" }
+  operators create --account A --email E [--name N] [--role owner|agent]
+                                                       A console operator (role agent by default); the password
+                                                       (12+ characters) is read from standard input
+  operators list --account A
 
 Every command takes --json for machine-readable output. Scopes: conversations:chat, identity:assert,
-knowledge:read, knowledge:write. The database is PostgreSQL when DATABASE_URL is set, else PGlite in
+knowledge:read, knowledge:write, admin. The database is PostgreSQL when DATABASE_URL is set, else PGlite in
 SVC_DATA_DIR (default ./.svc-data; while \`svc start\` holds it, commands go through that server).`;
 
 export async function main(argv: string[]): Promise<number> {
@@ -89,18 +94,19 @@ export async function main(argv: string[]): Promise<number> {
     }
     const command = positionals.slice(0, 2).join(' ');
     const name = positionals[0] === 'migrate' || positionals[0] === 'backup' ? positionals[0] : command;
+    const commandValues: Values & { password?: string } = name === 'operators create' ? { ...values, password: await readPasswordFromStdin() } : values;
     let result: { json: unknown; text: string };
     try {
       const store = await openStore(config);
       try {
-        result = await runAdmin(name, values, store, config);
+        result = await runAdmin(name, commandValues, store, config);
       } finally {
         await store.close();
       }
     } catch (error) {
       // The embedded database is held by `svc start`: let that server run the command.
       if (!(error instanceof DataDirInUseError)) throw error;
-      result = await forwardToServer(config.dataDir, name, values);
+      result = await forwardToServer(config.dataDir, name, commandValues);
     }
     console.log(json ? JSON.stringify(result.json, null, 2) : result.text);
     if (!json && positionals[0] !== 'migrate' && positionals[1] !== 'list' && positionals[1] !== 'replay') {

@@ -321,10 +321,58 @@ alter table deliveries add constraint deliveries_event_check check (
 );
 `;
 
+/**
+ * Operators and console sessions (issue 14, DESIGN.md section 10).
+ *
+ * - `operators.email` is unique across the service (stored lower-cased): signing in names no account.
+ * - `console_sessions.token_hash`: the SHA-256 of the cookie's token; the token itself is never stored.
+ * - `api_keys.name`: what the owner calls a key (the console lists keys by it; operator replies sent with an admin
+ *   key are signed with it).
+ * - `login_failures`: failed sign-ins per email and per address in fixed 15-minute windows. Not the request
+ *   limiter's `rate_limit_counters`, whose per-minute cleanup would forget them.
+ */
+const operators = /* sql */ `
+create table operators (
+  id text collate "C" primary key,
+  account_id text not null,
+  email text not null unique,
+  name text not null,
+  role text not null check (role in ('owner', 'agent')),
+  password_hash text not null,
+  created_at timestamptz not null,
+  password_changed_at timestamptz not null
+);
+create index operators_by_account on operators (account_id, created_at, id);
+
+create table console_sessions (
+  id text collate "C" primary key,
+  token_hash text not null unique,
+  operator_id text not null,
+  account_id text not null,
+  csrf_token text not null,
+  created_at timestamptz not null,
+  expires_at timestamptz not null,
+  last_seen_at timestamptz not null
+);
+create index console_sessions_by_operator on console_sessions (operator_id);
+create index console_sessions_by_expiry on console_sessions (expires_at);
+
+create table login_failures (
+  key text not null,
+  window_start timestamptz not null,
+  count integer not null,
+  primary key (key, window_start)
+);
+create index login_failures_by_window on login_failures (window_start);
+
+alter table api_keys add column name text;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', sql: initial },
   { version: 2, name: 'callbacks_and_identity', sql: callbacksAndIdentity },
   { version: 3, name: 'turn_pipeline', sql: turnPipeline },
   { version: 4, name: 'field_hardening', sql: fieldHardening },
   { version: 5, name: 'lifecycle_webhooks', sql: lifecycleWebhooks },
+  { version: 7, name: 'operators', sql: operators },
 ];

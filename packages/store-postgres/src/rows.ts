@@ -1,6 +1,7 @@
 import type {
   Account,
   ApiKey,
+  ConsoleSession,
   Credits,
   Delivery,
   WebhookEndpoint,
@@ -11,6 +12,7 @@ import type {
   KnowledgeDocument,
   LedgerEntry,
   MessageAction,
+  Operator,
   Product,
   Scope,
   Session,
@@ -128,11 +130,13 @@ export interface ApiKeyRow {
   allowed_origins: string[];
   created_at: Date;
   revoked_at: Date | null;
+  name: string | null;
 }
 
 export const toApiKey = (row: ApiKeyRow): ApiKey => ({
   id: row.id,
   accountId: row.account_id,
+  ...(row.name === null ? {} : { name: row.name }),
   kind: row.kind,
   prefix: row.prefix,
   hash: row.hash,
@@ -401,6 +405,50 @@ export const toWebhook = (row: WebhookRow): WebhookEndpoint => ({
   previousSecret: row.previous_secret,
   previousSecretExpiresAt: row.previous_secret_expires_at,
   createdAt: row.created_at,
+});
+
+export interface OperatorRow {
+  id: string;
+  account_id: string;
+  email: string;
+  name: string;
+  role: Operator['role'];
+  password_hash: string;
+  created_at: Date;
+  password_changed_at: Date;
+}
+
+export const toOperator = (row: OperatorRow): Operator => ({
+  id: row.id,
+  accountId: row.account_id,
+  email: row.email,
+  name: row.name,
+  role: row.role,
+  passwordHash: row.password_hash,
+  createdAt: row.created_at,
+  passwordChangedAt: row.password_changed_at,
+});
+
+export interface ConsoleSessionRow {
+  id: string;
+  token_hash: string;
+  operator_id: string;
+  account_id: string;
+  csrf_token: string;
+  created_at: Date;
+  expires_at: Date;
+  last_seen_at: Date;
+}
+
+export const toConsoleSession = (row: ConsoleSessionRow): ConsoleSession => ({
+  id: row.id,
+  tokenHash: row.token_hash,
+  operatorId: row.operator_id,
+  accountId: row.account_id,
+  csrfToken: row.csrf_token,
+  createdAt: row.created_at,
+  expiresAt: row.expires_at,
+  lastSeenAt: row.last_seen_at,
 });
 
 /** JSONB parameters are sent as JSON text and cast in SQL (`$1::jsonb`): both drivers then agree on the encoding. */

@@ -4,6 +4,7 @@ import type { Db } from './ops/db.js';
 import { deliveryOps } from './ops/deliveries.js';
 import { guardOps } from './ops/guards.js';
 import { knowledgeOps } from './ops/knowledge.js';
+import { operatorOps } from './ops/operators.js';
 import { recordOps } from './ops/records.js';
 import { searchOps, type SearchOptions } from './ops/search.js';
 import { sessionOps } from './ops/sessions.js';
@@ -32,5 +33,6 @@ export function createSqlOps(
     ...deliveryOps(db),
     ...guardOps(db),
     ...webhookOps(db),
+    ...operatorOps(db),
   };
 }

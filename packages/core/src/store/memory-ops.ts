@@ -3,6 +3,7 @@ import { chunkDocument } from './chunking.js';
 import { resolveByAgent } from '../session-machine.js';
 import { createMemoryCallbackOps } from './memory-callback-ops.js';
 import { createMemoryGuardOps } from './memory-guard-ops.js';
+import { createMemoryOperatorOps } from './memory-operator-ops.js';
 import { createMemoryWebhookOps } from './memory-webhook-ops.js';
 import type { TurnEvent } from './callback-store.js';
 import { searchMemoryKnowledge } from './memory-search.js';
@@ -19,6 +20,7 @@ export function createMemoryOps(state: MemoryState, publish: (event: TurnEvent) 
     ...createMemoryCallbackOps(state),
     ...createMemoryGuardOps(state),
     ...createMemoryWebhookOps(state),
+    ...createMemoryOperatorOps(state),
     async publishTurnEvent(event) {
       publish(event);
     },

@@ -13,6 +13,7 @@ import type {
 import type { Delivery, TurnJob } from './callback-store.js';
 import type { DocumentChunk } from './chunking.js';
 import { Journal, Table } from './memory-tables.js';
+import type { ConsoleSession, Operator } from './operator-store.js';
 import type { IdempotencyRecord } from './store.js';
 import type { WebhookEndpoint } from './webhook-store.js';
 
@@ -60,6 +61,10 @@ export interface MemoryState {
   webhooks: Table<WebhookEndpoint>;
   /** Rate-limit counters keyed by (client, window start in ms). */
   rateCounters: Table<{ windowStart: number; count: number }>;
+  operators: Table<Operator>;
+  consoleSessions: Table<ConsoleSession>;
+  /** Failed sign-ins keyed by (email or address, window start in ms). */
+  loginFailures: Table<{ windowStart: number; count: number }>;
 }
 
 export function createMemoryState(): MemoryState {
@@ -85,5 +90,8 @@ export function createMemoryState(): MemoryState {
     deliveries: table(),
     webhooks: table(),
     rateCounters: table(),
+    operators: table(),
+    consoleSessions: table(),
+    loginFailures: table(),
   };
 }

@@ -11,6 +11,7 @@ import type {
   Widget,
 } from '../domain.js';
 import type { Delivery, TurnJob } from '../store/callback-store.js';
+import type { ConsoleSession, Operator } from '../store/operator-store.js';
 import type { IdempotencyRecord } from '../store/store.js';
 import type { WebhookEndpoint } from '../store/webhook-store.js';
 
@@ -261,6 +262,36 @@ export function makeWebhook(overrides: Partial<WebhookEndpoint> = {}): WebhookEn
     previousSecret: null,
     previousSecretExpiresAt: null,
     createdAt: at(0),
+    ...overrides,
+  };
+}
+
+export function makeOperator(overrides: Partial<Operator> = {}): Operator {
+  const id = fixtureId('op');
+  return {
+    id,
+    accountId: 'acct_fixture',
+    email: `${id}@operators.example`,
+    name: 'Zoë Operator',
+    role: 'owner',
+    passwordHash: 'scrypt$fixture',
+    createdAt: at(0),
+    passwordChangedAt: at(1),
+    ...overrides,
+  };
+}
+
+export function makeConsoleSession(overrides: Partial<ConsoleSession> = {}): ConsoleSession {
+  const id = fixtureId('cs');
+  return {
+    id,
+    tokenHash: `hash_${id}`,
+    operatorId: 'op_fixture',
+    accountId: 'acct_fixture',
+    csrfToken: `csrf_${id}`,
+    createdAt: at(0),
+    expiresAt: at(3600),
+    lastSeenAt: at(0),
     ...overrides,
   };
 }

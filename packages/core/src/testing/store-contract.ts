@@ -6,6 +6,7 @@ import { guardContract } from './contract/guards.js';
 import { identityContract } from './contract/identity.js';
 import { knowledgeContract } from './contract/knowledge.js';
 import { messageContract } from './contract/messages.js';
+import { operatorContract } from './contract/operators.js';
 import { recordContract } from './contract/records.js';
 import { searchContract } from './contract/search.js';
 import { sessionContract } from './contract/sessions.js';
@@ -62,5 +63,6 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
     describe('identity secrets and bound sessions', () => identityContract(store));
     describe('rate counters and origin lookup', () => guardContract(store));
     describe('lifecycle webhooks and the expiry sweep', () => webhookContract(store));
+    describe('operators, console sessions and sign-in failures', () => operatorContract(store));
   });
 }

@@ -9,6 +9,7 @@ import { createAccount, setCredits } from './accounts.js';
 import { describeDelivery, replayDelivery } from './deliveries.js';
 import { createApiKey, createPublicKey, describeKey, rotateCallbackSecret } from './keys.js';
 import { importKnowledgeBase } from './knowledge.js';
+import { runOperatorCommand } from './operators-cli.js';
 import { runWebhookCommand } from './webhooks.js';
 import { createWidget, currentIdentitySecret, rotateIdentitySecret, setWidgetForms, setWidgetTheme } from './widgets.js';
 
@@ -48,6 +49,7 @@ export const OPTIONS = {
   url: { type: 'string' },
   events: { type: 'string' },
   'grace-seconds': { type: 'string' },
+  email: { type: 'string' },
 } as const;
 
 export type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -234,6 +236,12 @@ export async function runAdmin(command: string, values: Values, store: Store, co
         text: `Created knowledge base ${result.knowledgeBase.id} with ${result.products} products and ${result.documents} documents.`,
       };
     }
+    case 'operators create':
+    case 'operators list':
+      // The password comes from standard input (cli.ts), never from a flag.
+      required(values, 'account');
+      if (command === 'operators create') required(values, 'email');
+      return runOperatorCommand(command === 'operators create' ? 'create' : 'list', values, store);
     default:
       throw new UsageError(`Unknown command "${command}"`);
   }

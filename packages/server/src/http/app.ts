@@ -1,14 +1,17 @@
 import { Hono, type Handler, type MiddlewareHandler } from 'hono';
 import { requestId } from 'hono/request-id';
-import { parseInput, systemClock, SvcError, type Clock, type Engine, type Store } from '@svc/core';
+import { defaultIds, parseInput, systemClock, SvcError, type Clock, type Engine, type OperatorContext, type PasswordHasher, type Store } from '@svc/core';
+import { scryptPasswords } from '../admin/passwords.js';
 import type { Logger } from 'pino';
 import { createOperations, operationsMiddleware, type Operations } from '../operations/operations.js';
 import { buildOpenApiDocument } from '../openapi/document.js';
+import { adminAuth, claimsAdminKey, requireRole } from './admin-auth.js';
+import { OWNER } from './admin-routes.js';
 import { apiKeyAuth, type AppEnv } from './auth.js';
 import { limitBody, readJsonBody, readRequiredJsonBody } from './body.js';
 import { cors } from './cors.js';
 import { idempotency } from './idempotency.js';
-import { rateLimit } from './rate-limit.js';
+import { clientAddress, rateLimit } from './rate-limit.js';
 import { errorBody, sendPage, sendResult } from './respond.js';
 import { allowedMethods, honoPath, PATH_PARAMETERS, pathParameters, ROUTES, type Route, type RouteCall } from './routes.js';
 
@@ -27,6 +30,8 @@ export interface AppOptions {
   streamKeepAliveMs?: number;
   /** Metrics and the draining flag behind /readyz and /metrics; one of its own when absent. */
   operations?: Operations;
+  /** How operator passwords are hashed; scrypt by default. */
+  passwords?: PasswordHasher;
 }
 
 /**
@@ -58,7 +63,8 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   });
 
   app.onError((error, c) => {
-    const { status, body } = errorBody(error);
+    const { status, body, retryAfterSeconds } = errorBody(error);
+    if (retryAfterSeconds !== undefined) c.header('Retry-After', String(retryAfterSeconds));
     if (status >= 500) logger.error({ requestId: c.get('requestId'), err: error }, 'request failed');
     return c.json(body, status);
   });
@@ -86,6 +92,10 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   options.extraRoutes?.(app);
 
   const keyed = apiMiddleware({ ...options, clock });
+  const operators: OperatorContext = { store, clock, ids: defaultIds, passwords: options.passwords ?? scryptPasswords() };
+  const limited = requestLimit({ ...options, clock }, claimsAdminKey);
+  const admin = (route: Route) => [noStore, checkPathIds(route), limited, limitBody(), adminAuth(operators), requireRole(route.roles ?? OWNER)];
+  const signin = (route: Route) => [noStore, checkPathIds(route), limited, limitBody()];
   // Hono's '/x/*' also matches '/x' itself: one pattern per prefix, or CORS would run twice.
   for (const path of ['/widgets/*', '/knowledge-bases/*', '/widget/*']) app.use(path, cors(store));
 
@@ -96,9 +106,12 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     openApiDocument: () => (openApiDocument ??= buildOpenApiDocument()),
     stream: { logger, keepAliveMs: options.streamKeepAliveMs },
     operations,
+    operators,
+    trustedProxyHops: Number(options.trustProxy ?? 0),
   };
   for (const route of ROUTES) {
-    const chain = route.auth === 'key' ? [noStore, checkPathIds(route), ...keyed] : [checkPathIds(route)];
+    const chain =
+      route.auth === 'key' ? [noStore, checkPathIds(route), ...keyed] : route.auth === 'admin' ? admin(route) : route.auth === 'signin' ? signin(route) : [checkPathIds(route)];
     app.on(route.method.toUpperCase(), [honoPath(route.path)], ...chain, runRoute(route, services));
   }
   return app;
@@ -119,13 +132,24 @@ function checkPathIds(route: Route): MiddlewareHandler<AppEnv> {
   };
 }
 
-function runRoute(route: Route, services: Pick<RouteCall, 'engine' | 'store' | 'openApiDocument' | 'stream' | 'operations'>): Handler<AppEnv> {
+type Services = Pick<RouteCall, 'engine' | 'store' | 'openApiDocument' | 'stream' | 'operations' | 'operators'> & { trustedProxyHops: number };
+
+function runRoute(route: Route, { trustedProxyHops, ...services }: Services): Handler<AppEnv> {
   return async (c) => {
     let body: Record<string, unknown> | undefined;
     if (route.body) body = route.body.required ? await readRequiredJsonBody(c) : await readJsonBody(c);
     // No body is expected; one that is sent must still be well-formed JSON.
     else if (route.method !== 'get') await readJsonBody(c);
-    const result = await route.handler({ ...services, c, principal: c.get('principal'), params: c.req.param(), body, query: c.req.query() });
+    const result = await route.handler({
+      ...services,
+      c,
+      principal: c.get('principal'),
+      admin: c.get('admin'),
+      clientAddress: () => clientAddress(c, trustedProxyHops),
+      params: c.req.param(),
+      body,
+      query: c.req.query(),
+    });
     if (result instanceof Response) return result;
     // A turn answered from its Idempotency-Key record (the engine recognised the repeat) says so, as other replays do.
     if ('replayed' in result && result.replayed) c.header('Idempotent-Replayed', 'true');
@@ -139,18 +163,23 @@ function runRoute(route: Route, services: Pick<RouteCall, 'engine' | 'store' | '
   };
 }
 
+/** The per-address request limit (DESIGN.md section 4), before the body is read and before any key lookup. */
+function requestLimit(options: AppOptions & { clock: Clock }, claimsServerKey?: Parameters<typeof rateLimit>[0]['claimsServerKey']): MiddlewareHandler<AppEnv> {
+  return rateLimit({
+    store: options.store,
+    clock: options.clock,
+    limit: options.publicRateLimitPerMinute ?? 120,
+    windowMs: 60_000,
+    trustedProxyHops: Number(options.trustProxy ?? 0),
+    ...(claimsServerKey ? { claimsServerKey } : {}),
+  });
+}
+
 function apiMiddleware(options: AppOptions & { clock: Clock }): MiddlewareHandler<AppEnv>[] {
   const { store, clock } = options;
   return [
     cors(store),
-    // Before the body is read and before any key lookup (DESIGN.md section 4).
-    rateLimit({
-      store,
-      clock,
-      limit: options.publicRateLimitPerMinute ?? 120,
-      windowMs: 60_000,
-      trustedProxyHops: Number(options.trustProxy ?? 0),
-    }),
+    requestLimit(options),
     limitBody(),
     apiKeyAuth(store, clock),
     idempotency(store, clock),

@@ -10,10 +10,13 @@ import {
   type Principal,
   type Store,
 } from '@svc/core';
+import type { AdminCaller } from './admin-auth.js';
 
 export type AppEnv = {
   Variables: {
     principal: Principal;
+    /** Admin API calls (`/admin/v1`): the operator or admin key, resolved by `adminAuth`. */
+    admin: AdminCaller;
     requestId: string;
     /** Set when the request's Origin may read the response (public keys from an allowed origin). */
     corsOrigin: string;

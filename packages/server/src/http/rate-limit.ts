@@ -12,6 +12,8 @@ export interface RateLimitOptions {
   windowMs: number;
   /** Reverse proxies in front of the server that append to X-Forwarded-For (0: use the socket's peer). */
   trustedProxyHops: number;
+  /** Whether the request names a server key (exempt unless it turns out invalid); default: an `sk_live_` X-API-Key. */
+  claimsServerKey?: (c: Context<AppEnv>) => boolean;
 }
 
 /**
@@ -50,7 +52,7 @@ export function rateLimit(options: RateLimitOptions): MiddlewareHandler<AppEnv> 
 
   return async (c, next) => {
     const address = clientAddress(c, options.trustedProxyHops);
-    const claimsServerKey = c.req.header('x-api-key')?.trim().startsWith('sk_live_') ?? false;
+    const claimsServerKey = options.claimsServerKey ? options.claimsServerKey(c) : (c.req.header('x-api-key')?.trim().startsWith('sk_live_') ?? false);
 
     if (!claimsServerKey) {
       const { over, headers } = await hit(address);
@@ -64,7 +66,7 @@ export function rateLimit(options: RateLimitOptions): MiddlewareHandler<AppEnv> 
     }
 
     await next();
-    if (c.get('principal') !== undefined || c.res.status !== 401) return;
+    if (c.get('principal') !== undefined || c.get('admin') !== undefined || c.res.status !== 401) return;
     // A server-key-shaped key that is unknown or revoked: counted like any anonymous request.
     const { over, headers } = await hit(address);
     if (!over) {

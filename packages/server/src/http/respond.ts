@@ -15,7 +15,11 @@ export function sendPage<T>(c: Context, result: PageResult<T>): Response {
   );
 }
 
-export function errorBody(error: unknown): { status: ContentfulStatusCode; body: unknown } {
+export function errorBody(error: unknown): { status: ContentfulStatusCode; body: unknown; retryAfterSeconds?: number } {
   const svc = toSvcError(error);
-  return { status: svc.status as ContentfulStatusCode, body: { error: svc.toJSON(), meta: { creditsConsumed: 0 } } };
+  return {
+    status: svc.status as ContentfulStatusCode,
+    body: { error: svc.toJSON(), meta: { creditsConsumed: 0 } },
+    ...(svc.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: svc.retryAfterSeconds }),
+  };
 }

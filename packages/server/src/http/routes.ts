@@ -19,6 +19,8 @@ import {
   type Engine,
   type EngineResult,
   type ErrorCode,
+  type OperatorContext,
+  type OperatorRole,
   type PageResult,
   type Principal,
   type Scope,
@@ -28,6 +30,8 @@ import {
 } from '@svc/core';
 import { healthSchema, RESPONSE_SCHEMAS as R } from '../openapi/components.js';
 import { docsPageHtml } from '../openapi/docs-page.js';
+import type { AdminCaller } from './admin-auth.js';
+import { ADMIN_ROUTES } from './admin-routes.js';
 import type { AppEnv } from './auth.js';
 import { turnIdempotency } from './idempotency.js';
 import { chatTurn, streamTurn, type StreamOptions } from './stream-routes.js';
@@ -41,8 +45,11 @@ import { metricsText, readiness, type Operations } from '../operations/operation
  * Adding an endpoint is one entry here:
  *   1. `method` and `path` in OpenAPI form (`/widgets/{widgetId}/…`). Each `{param}` must be a key of
  *      PATH_PARAMETERS (add a zod schema there for a new one: it is checked before any query, and documented).
- *   2. `auth`: 'key' (X-API-Key, CORS, body limit, rate limit, idempotency on POST) or 'none' (operations
- *      endpoints such as /healthz, /readyz, /metrics). `scopes` and `identityToken` document what a key needs.
+ *   2. `auth`: 'key' (X-API-Key, CORS, body limit, rate limit, idempotency on POST), 'none' (operations
+ *      endpoints such as /healthz, /readyz, /metrics), 'admin' (the admin API: a console session with CSRF on
+ *      writes, or a server key with the `admin` scope; `roles` say which operators may call it, default owner)
+ *      or 'signin' (signing in to the console: body limit and rate limit, no credentials yet). `scopes` and
+ *      `identityToken` document what a key needs.
  *   3. `body` (a zod schema from @svc/core; `required: false` for an optional body), `paginated` for `limit`/`cursor`.
  *   4. `responses`: status → zod schema (registered in openapi/components.ts to get a component name, inlined
  *      otherwise) and description; `contentType` for anything but JSON (e.g. 'text/event-stream').
@@ -62,6 +69,8 @@ export const TAGS = {
   'Knowledge bases': 'The products and documents the AI answers from: manage them and search them as the AI does.',
   Widget: 'What the embeddable widget reads with its public key.',
   Operations: 'Running the service.',
+  admin:
+    'The admin API behind the console (`/admin/v1`): sign in as an operator (session cookie `svc_console`; writes send `X-CSRF-Token`), or call it with a server key that has the `admin` scope. Every call works on the caller\'s own account.',
 } as const;
 export type Tag = keyof typeof TAGS;
 
@@ -82,6 +91,12 @@ export interface RouteCall {
   store: Store;
   /** The caller (keyed routes only). */
   principal: Principal;
+  /** The operator or admin key (admin routes only). */
+  admin: AdminCaller;
+  /** The ports operator operations run on (sign-in, sessions, operators). */
+  operators: OperatorContext;
+  /** The client's address as the request limiter counts it (trusted proxies applied). */
+  clientAddress(): string;
   /** Path parameters, validated against PATH_PARAMETERS. */
   params: Record<string, string>;
   /** The JSON body: `{}` when a required body is absent, so validation names its first field. */
@@ -98,7 +113,8 @@ export interface RouteCall {
 export type RouteResult = EngineResult<unknown> | PageResult<unknown> | Response;
 
 export interface ResponseSpec {
-  schema: z.ZodType;
+  /** Absent for a response without a body (204). */
+  schema?: z.ZodType;
   description: string;
   /** Default `application/json`. */
   contentType?: string;
@@ -111,13 +127,15 @@ export interface Route {
   tag: Tag;
   summary: string;
   description: string;
-  auth: 'key' | 'none';
+  auth: 'key' | 'none' | 'admin' | 'signin';
   scopes?: readonly Scope[];
+  /** Admin routes: the operator roles allowed (an admin key acts as `owner`). Default owner only. */
+  roles?: readonly OperatorRole[];
   /** Callable with a widget public key, which may carry the visitor's identity token (`X-Identity-Token`). */
   identityToken?: boolean;
   paginated?: boolean;
   body?: { schema: z.ZodType; required: boolean };
-  responses: Partial<Record<200 | 201 | 202, ResponseSpec>>;
+  responses: Partial<Record<200 | 201 | 202 | 204, ResponseSpec>>;
   errors: readonly ErrorCode[];
   /** The id of the resource a 201 created, appended to the request path for `Location`. */
   location?: (data: never) => string;
@@ -158,7 +176,7 @@ const TURN_RESPONSES: Route['responses'] = {
 
 const conversation = '/widgets/{widgetId}/conversations/{sessionId}';
 
-/** Every endpoint the HTTP app mounts (spec section 4), in the order a client meets them. */
+/** Every endpoint the HTTP app mounts (spec section 4), in the order a client meets them; the admin API last. */
 export const ROUTES: readonly Route[] = [
   {
     method: 'post',
@@ -565,6 +583,7 @@ export const ROUTES: readonly Route[] = [
     // The relative spec URL keeps working when the app is mounted under a path.
     handler: async ({ c }) => c.html(docsPageHtml('openapi.json')),
   },
+  ...ADMIN_ROUTES,
 ];
 
 /** `/widgets/{widgetId}` → `/widgets/:widgetId` (Hono's form). */

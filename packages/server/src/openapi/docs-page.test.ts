@@ -75,6 +75,7 @@ describe('the API reference page in a browser (happy-dom, real server)', () => {
       'Knowledge bases',
       'Widget',
       'Operations',
+      'admin',
       'Schemas',
     ]);
     expect(document.querySelectorAll('nav a[href^="#"]').length).toBe(operationIds.length + 1);

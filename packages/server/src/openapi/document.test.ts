@@ -1,6 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { ERROR_STATUS, listQuerySchema } from '@svc/core';
 import { describe, expect, it } from 'vitest';
+import { ADMIN_ROUTES } from '../http/admin-routes.js';
 import { createHarness } from '../testing/harness.js';
 import { buildOpenApiDocument, limitParameterSchema } from './document.js';
 
@@ -41,7 +42,8 @@ describe('OpenAPI document', () => {
       undocumented: [],
       notMounted: [],
     });
-    expect(new Set(mounted).size).toBe(22);
+    expect(new Set(mounted.filter((route) => !route.includes(' /admin/v1/'))).size).toBe(22);
+    expect(new Set(mounted.filter((route) => route.includes(' /admin/v1/'))).size).toBe(ADMIN_ROUTES.length);
     expect(mounted).toEqual(expect.arrayContaining(['PUT /knowledge-bases/{kbId}/products/{productId}', 'DELETE /knowledge-bases/{kbId}/documents/{documentId}']));
   });
 
@@ -104,14 +106,18 @@ describe('OpenAPI document', () => {
     expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(['200', '201', '409']));
   });
 
-  it('takes the X-API-Key everywhere except /healthz, and Idempotency-Key on every POST', () => {
+  it('takes the X-API-Key everywhere except /healthz and the admin API, and Idempotency-Key on every POST but the admin API\'s', () => {
     expect(doc.security).toEqual([{ ApiKey: [] }]);
     expect(doc.components.securitySchemes.ApiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
     for (const { path, method, op } of operations) {
-      if (path === '/healthz') expect(op.security).toEqual([]);
+      const admin = path.startsWith('/admin/v1/');
+      if (path === '/healthz' || path === '/admin/v1/sessions') expect(op.security).toEqual([]);
+      else if (admin) expect(op.security, path).toEqual([{ ConsoleSession: [] }, { ApiKey: ['admin'] }, { AdminBearer: [] }]);
       else if (op.security !== undefined) expect((op.security as Json[]).every((req) => Object.keys(req).join() === 'ApiKey'), path).toBe(true);
       const idempotency = (op.parameters as Json[]).some((p) => p.$ref === '#/components/parameters/IdempotencyKey');
-      expect(idempotency, `${method} ${path}`).toBe(method === 'post');
+      expect(idempotency, `${method} ${path}`).toBe(method === 'post' && !admin);
+      const csrf = (op.parameters as Json[]).some((p) => p.$ref === '#/components/parameters/CsrfToken');
+      expect(csrf, `${method} ${path}`).toBe(admin && method !== 'get' && path !== '/admin/v1/sessions');
     }
   });
 

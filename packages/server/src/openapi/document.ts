@@ -43,7 +43,8 @@ function parameters(endpoint: Route): Json[] {
     );
   }
   if (endpoint.identityToken) list.push({ $ref: '#/components/parameters/IdentityToken' });
-  if (endpoint.method === 'post') list.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  if (endpoint.method === 'post' && endpoint.auth === 'key') list.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  if (endpoint.auth === 'admin' && endpoint.method !== 'get') list.push({ $ref: '#/components/parameters/CsrfToken' });
   return list;
 }
 
@@ -76,11 +77,20 @@ const RATE_LIMIT_HEADERS = {
 function successHeaders(endpoint: Route, status: string): Json {
   return {
     'X-Request-Id': { $ref: '#/components/headers/RequestId' },
-    ...(endpoint.auth === 'key' ? { 'Cache-Control': { $ref: '#/components/headers/NoStore' } } : {}),
-    ...(endpoint.auth === 'key' && endpoint.errors.includes('rate_limited') ? RATE_LIMIT_HEADERS : {}),
-    ...(endpoint.method === 'post' ? { 'Idempotent-Replayed': { $ref: '#/components/headers/IdempotentReplayed' } } : {}),
+    ...(endpoint.auth !== 'none' ? { 'Cache-Control': { $ref: '#/components/headers/NoStore' } } : {}),
+    ...(endpoint.auth !== 'none' && endpoint.errors.includes('rate_limited') ? RATE_LIMIT_HEADERS : {}),
+    ...(endpoint.method === 'post' && endpoint.auth === 'key' ? { 'Idempotent-Replayed': { $ref: '#/components/headers/IdempotentReplayed' } } : {}),
+    ...(endpoint.auth === 'signin' ? { 'Set-Cookie': { $ref: '#/components/headers/ConsoleCookie' } } : {}),
     ...(status === '201' && endpoint.location ? { Location: { $ref: '#/components/headers/Location' } } : {}),
   };
+}
+
+/** Who may call an endpoint: nobody needs credentials for 'none' and 'signin'; the admin API takes a console session or an admin key. */
+function security(endpoint: Route): Json {
+  if (endpoint.auth === 'none' || endpoint.auth === 'signin') return { security: [] };
+  if (endpoint.auth === 'admin') return { security: [{ ConsoleSession: [] }, { ApiKey: ['admin'] }, { AdminBearer: [] }] };
+  // OpenAPI 3.1 lets an apiKey requirement name roles: one requirement per scope, any one of them suffices.
+  return endpoint.scopes ? { security: endpoint.scopes.map((scope) => ({ ApiKey: [scope] })) } : {};
 }
 
 function operation(endpoint: Route): Json {
@@ -89,7 +99,7 @@ function operation(endpoint: Route): Json {
     {
       description: response.description,
       headers: successHeaders(endpoint, status),
-      content: { [response.contentType ?? 'application/json']: { schema: schemaOf(response.schema, 'output') } },
+      ...(response.schema ? { content: { [response.contentType ?? 'application/json']: { schema: schemaOf(response.schema, 'output') } } } : {}),
     },
   ]);
   return {
@@ -97,8 +107,7 @@ function operation(endpoint: Route): Json {
     tags: [endpoint.tag],
     summary: endpoint.summary,
     description: endpoint.description,
-    // OpenAPI 3.1 lets an apiKey requirement name roles: one requirement per scope, any one of them suffices.
-    ...(endpoint.auth === 'none' ? { security: [] } : endpoint.scopes ? { security: endpoint.scopes.map((scope) => ({ ApiKey: [scope] })) } : {}),
+    ...security(endpoint),
     parameters: parameters(endpoint),
     ...(endpoint.body
       ? { requestBody: { required: endpoint.body.required, content: { 'application/json': { schema: schemaOf(endpoint.body.schema, 'input') } } } }
@@ -183,7 +192,7 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions = {}): Json
       version: API_VERSION,
       summary: 'AI chat sessions for websites and apps: sessions, messages, forms, ratings, history.',
       description:
-        'Every request carries `X-API-Key`. Every response is JSON and carries `meta.creditsConsumed` (0 on errors); errors are `{ error: { code, message, field? }, meta }`. Any POST accepts `Idempotency-Key`: a repeat within 24 h replays the first success. A method a path does not support answers 405 `method_not_allowed` with `Allow`; HEAD is answered only by the operations endpoints (`/healthz`), so it never runs or bills anything. Unknown top-level body fields, wrong types and text PostgreSQL cannot store (NUL, unpaired surrogates) are 400 `validation_failed` naming the field; bodies over 64 KiB are 413.',
+        'Every request carries `X-API-Key` (the admin API under `/admin/v1` takes a console session or an admin key instead: see the `admin` tag). Every response is JSON and carries `meta.creditsConsumed` (0 on errors); errors are `{ error: { code, message, field? }, meta }`. Any POST outside the admin API accepts `Idempotency-Key`: a repeat within 24 h replays the first success. A method a path does not support answers 405 `method_not_allowed` with `Allow`; HEAD is answered only by the operations endpoints (`/healthz`), so it never runs or bills anything. Unknown top-level body fields, wrong types and text PostgreSQL cannot store (NUL, unpaired surrogates) are 400 `validation_failed` naming the field; bodies over 64 KiB are 413.',
       license: { name: 'MIT', identifier: 'MIT' },
       ...(options.contact ? { contact: options.contact } : {}),
     },
@@ -210,6 +219,18 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions = {}): Json
           description:
             'A server key (`sk_live_…`) with the scopes the endpoint needs (listed as the roles of its security requirement; any one suffices), or a widget public key (`pk_live_…`), which may only call its own widget\'s conversation endpoints and `GET /widget/config`, from one of its allowed origins (else 403 `origin_not_allowed`).',
         },
+        ConsoleSession: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'svc_console',
+          description:
+            'The console session cookie set by `POST /admin/v1/sessions`. Writes (POST, PUT, PATCH, DELETE) made with it also send `X-CSRF-Token` (and, from a browser, an `Origin` of this server), else 403 `csrf_failed`.',
+        },
+        AdminBearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'A server key with the `admin` scope as `Authorization: Bearer sk_live_…` (the same as sending it in `X-API-Key`).',
+        },
       },
       parameters: {
         IdentityToken: {
@@ -218,6 +239,13 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions = {}): Json
           required: false,
           description:
             "Public (widget) keys only: the signed-in visitor's identity as a JWT signed with the widget's identity secret (HS256; `sub` and `exp` required, at most 24 h). One that does not verify is 401 `invalid_identity_token`; a server key sends an `identity` object instead and gets 400 `validation_failed` for this header.",
+          schema: { type: 'string', minLength: 1 },
+        },
+        CsrfToken: {
+          name: 'X-CSRF-Token',
+          in: 'header',
+          required: false,
+          description: 'With the console cookie: the `csrfToken` signing in returned (required then; admin keys need none).',
           schema: { type: 'string', minLength: 1 },
         },
         IdempotencyKey: {
@@ -237,6 +265,10 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions = {}): Json
         RateLimitLimit: { description: 'Requests allowed per window for this client (IETF RateLimit header fields).', schema: { type: 'integer', minimum: 0 } },
         RateLimitRemaining: { description: 'Requests left in the current window.', schema: { type: 'integer', minimum: 0 } },
         RateLimitReset: { description: 'Seconds until the window resets.', schema: { type: 'integer', minimum: 0 } },
+        ConsoleCookie: {
+          description: 'The console session: `svc_console=…; HttpOnly; SameSite=Strict; Path=/` (and `Secure` unless reached on loopback).',
+          schema: { type: 'string' },
+        },
         NoStore: { description: 'Always `no-store`: conversations and keyed answers must not be cached.', schema: { type: 'string', enum: ['no-store'] } },
         Location: {
           description: 'The resource just created, relative to the request URL (`conversations/sess_…` for `POST …/conversations`), so it holds under any mount path.',

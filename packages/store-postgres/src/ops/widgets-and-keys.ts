@@ -73,8 +73,8 @@ export function widgetAndKeyOps(db: Db): WidgetAndKeyOps {
     async insertApiKey(apiKey) {
       await db().query(
         `insert into api_keys (id, account_id, kind, prefix, hash, scopes, callback_url, callback_secret, reply_format,
-           widget_id, allowed_origins, created_at, revoked_at)
-         values ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9, $10, $11::jsonb, $12, $13)`,
+           widget_id, allowed_origins, created_at, revoked_at, name)
+         values ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9, $10, $11::jsonb, $12, $13, $14)`,
         [
           apiKey.id,
           apiKey.accountId,
@@ -89,6 +89,7 @@ export function widgetAndKeyOps(db: Db): WidgetAndKeyOps {
           json(apiKey.allowedOrigins),
           apiKey.createdAt,
           apiKey.revokedAt,
+          apiKey.name ?? null,
         ],
       );
     },

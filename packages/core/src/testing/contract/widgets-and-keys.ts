@@ -37,7 +37,7 @@ export function widgetAndKeyContract(store: () => Store): void {
   });
 
   it('round-trips secret and public keys, found by id and by hash', async () => {
-    const secret = makeApiKey({ createdAt: at(1) });
+    const secret = makeApiKey({ createdAt: at(1), name: 'Back office — Zoë', scopes: ['admin', 'knowledge:read'] });
     const publicKey = makeApiKey({
       kind: 'public',
       prefix: 'pk_live_XyZw',
