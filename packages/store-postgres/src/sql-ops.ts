@@ -10,6 +10,7 @@ import { searchOps, type SearchOptions } from './ops/search.js';
 import { sessionOps } from './ops/sessions.js';
 import { turnJobOps } from './ops/turn-jobs.js';
 import { webhookOps } from './ops/webhooks.js';
+import { sessionEventOps } from './ops/session-events.js';
 import { turnCommitOps, type CommitEvents } from './ops/turn-commit.js';
 import { widgetAndKeyOps } from './ops/widgets-and-keys.js';
 
@@ -34,5 +35,6 @@ export function createSqlOps(
     ...guardOps(db),
     ...webhookOps(db),
     ...operatorOps(db),
+    ...sessionEventOps(db, publish),
   };
 }

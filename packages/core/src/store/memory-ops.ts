@@ -5,6 +5,7 @@ import { createMemoryCallbackOps } from './memory-callback-ops.js';
 import { createMemoryGuardOps } from './memory-guard-ops.js';
 import { createMemoryOperatorOps } from './memory-operator-ops.js';
 import { createMemoryWebhookOps } from './memory-webhook-ops.js';
+import { createMemorySessionEventOps } from './memory-session-event-ops.js';
 import type { TurnEvent } from './callback-store.js';
 import { searchMemoryKnowledge } from './memory-search.js';
 import type { MemoryState } from './memory-state.js';
@@ -21,6 +22,7 @@ export function createMemoryOps(state: MemoryState, publish: (event: TurnEvent) 
     ...createMemoryGuardOps(state),
     ...createMemoryWebhookOps(state),
     ...createMemoryOperatorOps(state),
+    ...createMemorySessionEventOps(state, publish),
     async publishTurnEvent(event) {
       publish(event);
     },

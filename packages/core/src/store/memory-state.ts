@@ -16,6 +16,7 @@ import { Journal, Table } from './memory-tables.js';
 import type { ConsoleSession, Operator } from './operator-store.js';
 import type { IdempotencyRecord } from './store.js';
 import type { WebhookEndpoint } from './webhook-store.js';
+import type { SessionEvent } from './session-event-store.js';
 
 /** A document with the passages it was split into on insert, as the SQL stores keep them in a table. */
 export interface IndexedDocument {
@@ -59,6 +60,10 @@ export interface MemoryState {
   turnJobSeq: { last: number };
   deliveries: Table<Delivery>;
   webhooks: Table<WebhookEndpoint>;
+  /** The session event log, keyed by id. */
+  sessionEvents: Table<SessionEvent>;
+  /** Last event id handed out; like a SQL sequence it is not rolled back. */
+  sessionEventSeq: { last: number };
   /** Rate-limit counters keyed by (client, window start in ms). */
   rateCounters: Table<{ windowStart: number; count: number }>;
   operators: Table<Operator>;
@@ -89,6 +94,8 @@ export function createMemoryState(): MemoryState {
     turnJobSeq: { last: 0 },
     deliveries: table(),
     webhooks: table(),
+    sessionEvents: table(),
+    sessionEventSeq: { last: 0 },
     rateCounters: table(),
     operators: table(),
     consoleSessions: table(),

@@ -12,6 +12,7 @@ import { limitBody, readJsonBody, readRequiredJsonBody } from './body.js';
 import { cors } from './cors.js';
 import { idempotency } from './idempotency.js';
 import { clientAddress, rateLimit } from './rate-limit.js';
+import { createEventStreamSlots, type EventStreamLimits } from './session-event-stream.js';
 import { errorBody, sendPage, sendResult } from './respond.js';
 import { allowedMethods, honoPath, PATH_PARAMETERS, pathParameters, ROUTES, type Route, type RouteCall } from './routes.js';
 
@@ -32,6 +33,10 @@ export interface AppOptions {
   operations?: Operations;
   /** How operator passwords are hashed; scrypt by default. */
   passwords?: PasswordHasher;
+  /** Caps on open session event streams (per session, per key); default 3 and 1,000. */
+  eventStreamLimits?: EventStreamLimits;
+  /** Fallback poll of a session's event log, should a notification be lost; default 5,000 ms. */
+  eventStreamPollMs?: number;
 }
 
 /**
@@ -105,6 +110,12 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     store,
     openApiDocument: () => (openApiDocument ??= buildOpenApiDocument()),
     stream: { logger, keepAliveMs: options.streamKeepAliveMs },
+    eventStreams: {
+      logger,
+      keepAliveMs: options.streamKeepAliveMs,
+      pollMs: options.eventStreamPollMs,
+      slots: createEventStreamSlots(options.eventStreamLimits),
+    },
     operations,
     operators,
     trustedProxyHops: Number(options.trustProxy ?? 0),
@@ -132,7 +143,7 @@ function checkPathIds(route: Route): MiddlewareHandler<AppEnv> {
   };
 }
 
-type Services = Pick<RouteCall, 'engine' | 'store' | 'openApiDocument' | 'stream' | 'operations' | 'operators'> & { trustedProxyHops: number };
+type Services = Pick<RouteCall, 'engine' | 'store' | 'openApiDocument' | 'stream' | 'eventStreams' | 'operations' | 'operators'> & { trustedProxyHops: number };
 
 function runRoute(route: Route, { trustedProxyHops, ...services }: Services): Handler<AppEnv> {
   return async (c) => {
