@@ -25,6 +25,7 @@ export {
 } from './admin/widgets.js';
 export { createPublicKey, normaliseOrigin, rotateCallbackSecret } from './admin/keys.js';
 export { describeDelivery, replayDelivery } from './admin/deliveries.js';
+export { scryptPasswords } from './admin/passwords.js';
 export { formatReply } from './reply-format.js';
 export type { CreateWidgetInput } from './admin/widgets.js';
 export { importKnowledgeBase, knowledgeFileSchema } from './admin/knowledge.js';
