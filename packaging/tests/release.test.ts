@@ -148,6 +148,15 @@ describe('pnpm start', () => {
         env: { SVC_DATA_DIR: join(data, 'db'), PORT: '0', LOG_LEVEL: 'info', DATABASE_URL: '' },
       });
       expect(server.stderr()).toContain('First run: seeded a demo account');
+      // The console's owner sign-in is printed beside the demo key, once, and works.
+      const password = /Password:\s+([A-Za-z0-9]{20})\s/.exec(server.stderr())?.[1];
+      expect(server.stderr()).toContain('Email:          demo@example.com');
+      const signIn = await fetch(`${server.url}/admin/v1/sessions`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: 'demo@example.com', password }),
+      });
+      expect(signIn.status).toBe(200);
       expect((await get(server.url, '/demo')).status).toBe(200);
       expect((await get(server.url, '/widget.js')).status).toBe(200);
       expect((await get(server.url, '/console/')).status).toBe(200);

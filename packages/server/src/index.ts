@@ -11,7 +11,7 @@ export type { ServerConfig } from './config.js';
 export { openStore } from './open-store.js';
 export { createLogger } from './logger.js';
 export { seedDemo } from './seed.js';
-export type { DemoSeed } from './seed.js';
+export type { DemoOperator, DemoSeed } from './seed.js';
 export { createAccount, setCredits } from './admin/accounts.js';
 export { createApiKey, describeKey } from './admin/keys.js';
 export type { CreateKeyInput, CreatedKey } from './admin/keys.js';

@@ -1,9 +1,19 @@
 import { DEMO_FORMS, DEMO_KNOWLEDGE } from '@svc/agents';
-import type { Store } from '@svc/core';
+import { createOperator, defaultIds, randomBase62, systemClock, type Store } from '@svc/core';
 import { createAccount } from './admin/accounts.js';
 import { createApiKey } from './admin/keys.js';
 import { importKnowledgeBase } from './admin/knowledge.js';
+import { scryptPasswords } from './admin/passwords.js';
 import { createWidget } from './admin/widgets.js';
+
+/** The console sign-in the demo creates (DESIGN.md section 10): an owner of the demo account. */
+export interface DemoOperator {
+  email: string;
+  /** Shown once: only its scrypt hash is stored. */
+  password: string;
+}
+
+export const DEMO_OPERATOR_EMAIL = 'demo@example.com';
 
 export interface DemoSeed {
   accountId: string;
@@ -12,6 +22,8 @@ export interface DemoSeed {
   keyId: string;
   /** Shown once: only the hash is stored. */
   apiKey: string;
+  /** The console's owner sign-in, created with the demo. */
+  operator: DemoOperator;
 }
 
 /**
@@ -35,5 +47,22 @@ export async function seedDemo(store: Store): Promise<DemoSeed | null> {
   });
   // The /demo page finds the demo widget through this setting and makes its public key (bound to SVC_PUBLIC_URL) on first use.
   await store.getOrCreateSetting('demo_widget_id', () => widget.id);
-  return { accountId: account.id, widgetId: widget.id, knowledgeBaseId: knowledgeBase.id, keyId: apiKey.id, apiKey: key };
+  const operator = (await ensureDemoOperator(store))!;
+  return { accountId: account.id, widgetId: widget.id, knowledgeBaseId: knowledgeBase.id, keyId: apiKey.id, apiKey: key, operator };
+}
+
+/**
+ * The demo account's console owner, created when the demo account has no operator yet: on first start, and on a
+ * demo database seeded before the console existed. Null when there is nothing to create (no demo, or operators
+ * already exist): the password is only ever shown by the start that created it.
+ */
+export async function ensureDemoOperator(store: Store): Promise<DemoOperator | null> {
+  const widgetId = await store.getOrCreateSetting('demo_widget_id', () => '');
+  const widget = widgetId ? await store.getWidget(widgetId) : null;
+  if (!widget || (await store.listOperators(widget.accountId)).length > 0) return null;
+  // 20 base62 characters: about 119 bits, typed once and then changed in the console.
+  const password = randomBase62(20);
+  const ctx = { store, clock: systemClock, ids: defaultIds, passwords: scryptPasswords() };
+  await createOperator(ctx, widget.accountId, { email: DEMO_OPERATOR_EMAIL, name: 'Demo owner', role: 'owner', password });
+  return { email: DEMO_OPERATOR_EMAIL, password };
 }

@@ -7,9 +7,9 @@ import { createLogger } from './logger.js';
 import { listen, type RunningServer } from './node-server.js';
 import { describeStore, openStore } from './open-store.js';
 import { createRuntime } from './runtime.js';
-import { seedDemo, type DemoSeed } from './seed.js';
+import { ensureDemoOperator, seedDemo, type DemoOperator, type DemoSeed } from './seed.js';
 
-function banner(url: string, seed: DemoSeed | null, storeName: string): string {
+function banner(url: string, seed: DemoSeed | null, operator: DemoOperator | null, storeName: string): string {
   const lines = [`Svc Conversations listening on ${url} (${storeName})`];
   if (seed) {
     lines.push(
@@ -24,6 +24,14 @@ function banner(url: string, seed: DemoSeed | null, storeName: string): string {
       `  curl -s -X POST ${url}/widgets/${seed.widgetId}/conversations \\`,
       `    -H 'X-API-Key: ${seed.apiKey}' -H 'Content-Type: application/json' \\`,
       `    -d '{"visitorId":"visitor-1"}'`,
+    );
+  }
+  if (operator) {
+    lines.push(
+      '',
+      `Console: ${url}/console`,
+      `  Email:          ${operator.email}`,
+      `  Password:       ${operator.password}   (shown once; change it in the console)`,
     );
   }
   return lines.join('\n');
@@ -43,6 +51,8 @@ export async function startServer(config: ServerConfig, options: { role?: Role }
   const store = await openStore(config, { onWaiting: (message) => logger.warn(message) });
   await migrate(store);
   const seed = config.seedDemo ? await seedDemo(store) : null;
+  // A demo database from before the console gets its owner sign-in on its next demo start.
+  const operator = seed?.operator ?? (config.seedDemo ? await ensureDemoOperator(store) : null);
   // SVC_AI_PROVIDER picks an LLM (OpenAI, Anthropic, any OpenAI-compatible server); unset, the offline local agent
   // answers. A half-set configuration stops here with the variable named, before anything is served.
   const llm = createLlmAgentFromEnv(process.env, { knowledge: store });
@@ -61,7 +71,7 @@ export async function startServer(config: ServerConfig, options: { role?: Role }
   const server = role === 'worker' ? null : await listen(runtime, config);
   // The banner is for the person at the terminal; logs stay JSON on stdout.
   const unpublish = server && adminToken ? await publishAdminEndpoint(config.dataDir, { url: server.url, token: adminToken }) : null;
-  if (server) process.stderr.write(`${banner(server.url, seed, describeStore(config))}\n`);
+  if (server) process.stderr.write(`${banner(server.url, seed, operator, describeStore(config))}\n`);
   else process.stderr.write(`Svc Conversations worker running (${describeStore(config)})\n`);
 
   let stopping = false;

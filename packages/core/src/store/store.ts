@@ -23,7 +23,7 @@ import type {
  * together with {@link Store.transaction}. `insert…` methods reject an id that already exists unless stated
  * otherwise. Returned objects are the caller's: mutating them changes nothing stored.
  */
-export interface StoreOps extends CallbackOps, GuardOps, WebhookOps, OperatorOps, SessionEventOps {
+export interface StoreOps extends CallbackOps, GuardOps, WebhookOps, SessionEventOps, OperatorOps {
   // Accounts and credits
   insertAccount(account: Account): Promise<void>;
   getAccount(id: string): Promise<Account | null>;

@@ -14,10 +14,14 @@ export function nodeWithTsx(script: string, args: string[] = []): string[] {
 /** The `svc` CLI from its source, as a user runs it. */
 export const CLI_SCRIPT = fileURLToPath(new URL('../cli.ts', import.meta.url));
 
-/** Runs `svc …args` in its own process with `env` added; resolves its exit code and output. */
-export function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** Runs `svc …args` in its own process with `env` added (and `stdin` piped in); resolves its exit code and output. */
+export function runCli(args: string[], env: Record<string, string>, stdin?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, nodeWithTsx(CLI_SCRIPT, args), { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, nodeWithTsx(CLI_SCRIPT, args), {
+      env: { ...process.env, ...env },
+      stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    });
+    if (stdin !== undefined) child.stdin!.end(stdin);
     let stdout = '';
     let stderr = '';
     child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
