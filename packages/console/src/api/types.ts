@@ -2,7 +2,7 @@
  * What the admin API answers (CONTRACTS B, issue 14), as the console reads it. The session and message views are
  * the public API's (`@svc/core` schemas) plus the handoff fields of the handoff issue.
  */
-import type { SessionView } from '@svc/core';
+import type { ConversationMessage, ConversationSummary, Conversation as CoreConversation, SessionView } from '@svc/core';
 
 export type Role = 'owner' | 'agent';
 
@@ -20,16 +20,10 @@ export interface Me {
   csrfToken: string;
 }
 
-export interface Handoff {
-  state: 'requested' | 'active';
-  since: string;
-  operator: { id: string | null; name: string } | null;
-}
-
-export interface Conversation extends SessionView {
-  handoff: Handoff | null;
-  lastMessage?: { role: 'user' | 'assistant'; content: string; createdAt: string } | null;
-}
+/** A conversation of the inbox: the session view (with its handoff) and, in lists, a preview of the last message. */
+export type Conversation = SessionView & Partial<Pick<ConversationSummary, 'lastMessage'>>;
+export type Message = ConversationMessage;
+export type ConversationDetail = CoreConversation;
 
 export interface Product {
   id: string;
@@ -39,37 +33,6 @@ export interface Product {
   description?: string;
   url?: string;
   imageUrl?: string;
-}
-
-export interface FormQuestion {
-  id: string;
-  label: string;
-  kind: string;
-  required: boolean;
-  options?: string[];
-}
-
-export interface SurfacedForm {
-  formId: string;
-  title: string;
-  questions: FormQuestion[];
-}
-
-export interface Message {
-  messageId: string;
-  role: 'user' | 'assistant';
-  content: string;
-  createdAt: string;
-  products?: Product[];
-  forms?: SurfacedForm[];
-  /** Credits the turn consumed, by bucket. */
-  credits?: Record<string, number> | null;
-  author?: { type: 'operator'; name: string };
-}
-
-export interface ConversationDetail {
-  session: Conversation;
-  messages: Message[];
 }
 
 export interface Theme {

@@ -22,7 +22,7 @@ export function matches(conversation: Conversation, filters: ConversationFilters
     (!filters.widgetId || conversation.widgetId === filters.widgetId) &&
     (!filters.status || conversation.status === filters.status) &&
     (!filters.handoff || handoff === filters.handoff) &&
-    (!filters.rating || (conversation.rating ?? 'none') === filters.rating) &&
+    (!filters.rating || conversation.rating === filters.rating) &&
     (!filters.from || conversation.createdAt >= `${filters.from}T00:00:00.000Z`) &&
     (!filters.to || conversation.createdAt <= `${filters.to}T23:59:59.999Z`)
   );
@@ -41,7 +41,7 @@ export function HandoffBadge({ conversation }: { conversation: Conversation }) {
 const SELECTS: { name: keyof ConversationFilters; label: string; options: [string, string][] }[] = [
   { name: 'status', label: 'Status', options: [['', 'Any'], ['active', 'Active'], ['resolved', 'Resolved'], ['expired', 'Expired']] },
   { name: 'handoff', label: 'Handoff', options: [['', 'Any'], ['requested', 'Requested'], ['active', 'With an operator'], ['none', 'None']] },
-  { name: 'rating', label: 'Rating', options: [['', 'Any'], ['positive', 'Positive'], ['negative', 'Negative'], ['none', 'Not rated']] },
+  { name: 'rating', label: 'Rating', options: [['', 'Any'], ['positive', 'Positive'], ['negative', 'Negative']] },
 ];
 
 export function Inbox() {
