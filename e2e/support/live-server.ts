@@ -1,6 +1,6 @@
 import { createLocalAgent } from '@svc/agents';
 import type { Agent, Scope, Store } from '@svc/core';
-import { createAccount, createApiKey, createLogger, createRuntime, createWidget, importKnowledgeBase, listen } from '@svc/server';
+import { createLogger, createRuntime, listen, operatorAdmin } from '@svc/server';
 import { createPgliteStore } from '@svc/store-postgres';
 
 /** A catalogue of 12 products and one shipping page: enough for pages of products and answers about shipping. */
@@ -55,10 +55,11 @@ export async function startLiveServer(options: { syncTimeoutMs?: number } = {}):
     logger: createLogger('silent'),
     agent,
   });
-  const account = await createAccount(store, { name: 'Client e2e', credits: 10_000 });
-  const { knowledgeBase } = await importKnowledgeBase(store, { accountId: account.id, content: KNOWLEDGE });
-  const widget = await createWidget(store, { accountId: account.id, name: 'Shop assistant', knowledgeBaseIds: [knowledgeBase.id], forms: [CONTACT_FORM] });
-  const key = async (scopes: Scope[]) => (await createApiKey(store, { accountId: account.id, scopes })).key;
+  const admin = operatorAdmin(store);
+  const account = await admin.createAccount({ name: 'Client e2e', credits: 10_000 });
+  const { knowledgeBase } = await admin.importKnowledgeBase({ accountId: account.id, content: KNOWLEDGE });
+  const widget = await admin.createWidget({ accountId: account.id, name: 'Shop assistant', knowledgeBaseIds: [knowledgeBase.id], forms: [CONTACT_FORM] });
+  const key = async (scopes: Scope[]) => (await admin.createApiKey({ accountId: account.id, scopes })).key;
   const server = await listen(runtime, { port: 0, host: '127.0.0.1' });
   return {
     url: server.url,

@@ -1,17 +1,6 @@
 import { createLocalAgent, createScriptedAgent, DEMO_FORMS, DEMO_KNOWLEDGE, type ScriptedHandler } from '@svc/agents';
-import { createMemoryStore, type Agent, type Store, type Widget } from '@svc/core';
-import {
-  createAccount,
-  createLogger,
-  createPublicKey,
-  createRuntime,
-  createWidget,
-  currentIdentitySecret,
-  importKnowledgeBase,
-  listen,
-  seedDemo,
-  setWidgetForms,
-} from '@svc/server';
+import { createMemoryStore, type Agent, type Store, type Widget, currentIdentitySecret } from '@svc/core';
+import { createLogger, createRuntime, listen, operatorAdmin, seedDemo } from '@svc/server';
 import { createPgliteStore } from '@svc/store-postgres';
 import { XSS_MARKDOWN, XSS_PRODUCTS } from './xss-corpus.js';
 
@@ -138,16 +127,17 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   // Before any other key: seedDemo only seeds an empty database.
   if (options.demo) await seedDemo(store);
 
-  const account = await createAccount(store, { name: 'E2E Shop', credits: 100_000 });
-  const { knowledgeBase } = await importKnowledgeBase(store, { accountId: account.id, content: DEMO_KNOWLEDGE });
-  const created = await createWidget(store, {
+  const admin = operatorAdmin(store);
+  const account = await admin.createAccount({ name: 'E2E Shop', credits: 100_000 });
+  const { knowledgeBase } = await admin.importKnowledgeBase({ accountId: account.id, content: DEMO_KNOWLEDGE });
+  const created = await admin.createWidget({
     accountId: account.id,
     name: 'Northwind Assistant',
     knowledgeBaseIds: [knowledgeBase.id],
     greeting: 'Hi! Ask me about shipping, returns or our gear.',
   });
-  const widget = await setWidgetForms(store, created.id, DEMO_FORMS);
-  const { key: publicKey } = await createPublicKey(store, { widgetId: widget.id, origins: [options.pageOrigin] });
+  const widget = await admin.setWidgetForms(account.id, created.id, DEMO_FORMS);
+  const { key: publicKey } = await admin.createPublicKey(account.id, { widgetId: widget.id, origins: [options.pageOrigin] });
 
   const listenOptions = { host: '127.0.0.1' };
   let server: Awaited<ReturnType<typeof listen>> | null = await listen(runtime, { port: 0, ...listenOptions });

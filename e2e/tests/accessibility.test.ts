@@ -1,9 +1,10 @@
-import { setWidgetTheme } from '@svc/server';
+import { operatorAdmin } from '@svc/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { VIEWPORTS } from '../support/browser.js';
 import { audit } from '../support/axe.js';
 import { useE2E } from '../support/setup.js';
 import { openBubble, reply, sendMessage, widget } from '../support/widget.js';
+import { ANY_ACCOUNT } from '@svc/core';
 
 const env = useE2E();
 
@@ -14,10 +15,10 @@ const CASES = [
 ] as const;
 
 describe.each(CASES)('accessibility (axe-core, shadow DOM included): $name', ({ darkMode, viewport }) => {
-  afterEach(() => setWidgetTheme(env.service.store, env.service.widget.id, {}));
+  afterEach(() => operatorAdmin(env.service.store).setWidgetTheme(ANY_ACCOUNT, env.service.widget.id, {}));
 
   it('has no violations closed, open with replies, products and a form with a problem, and once ended', async () => {
-    await setWidgetTheme(env.service.store, env.service.widget.id, { darkMode });
+    await operatorAdmin(env.service.store).setWidgetTheme(ANY_ACCOUNT, env.service.widget.id, { darkMode });
     const { page } = await env.visit(env.embed('/shop'), viewport);
     const w = widget(page);
     await w.launcher.waitFor();

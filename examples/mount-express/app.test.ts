@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createPgliteStore } from '@svc/store-postgres';
-import { createAccount, createApiKey, createWidget } from '@svc/server';
+import { operatorAdmin } from '@svc/server';
 import type { Store } from '@svc/core';
 import { createShopApp } from './app.js';
 
@@ -15,9 +15,10 @@ describe('examples/mount-express', () => {
 
   beforeAll(async () => {
     store = await createPgliteStore({});
-    const account = await createAccount(store, { name: 'Shop', credits: 100 });
-    widgetId = (await createWidget(store, { accountId: account.id, name: 'Shop assistant' })).id;
-    key = (await createApiKey(store, { accountId: account.id, scopes: ['conversations:chat'] })).key;
+    const admin = operatorAdmin(store);
+    const account = await admin.createAccount({ name: 'Shop', credits: 100 });
+    widgetId = (await admin.createWidget({ accountId: account.id, name: 'Shop assistant' })).id;
+    key = (await admin.createApiKey({ accountId: account.id, scopes: ['conversations:chat'] })).key;
     const app = await createShopApp(store);
     server = await new Promise<Server>((resolve) => {
       const s = app.listen(0, '127.0.0.1', () => resolve(s));

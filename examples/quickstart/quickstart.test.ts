@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '@svc/core';
-import { createAccount, createApiKey, createLogger, createRuntime, createWidget, importKnowledgeBase, listen, type RunningServer } from '@svc/server';
+import { createLogger, createRuntime, listen, operatorAdmin, type RunningServer } from '@svc/server';
 import { createPgliteStore } from '@svc/store-postgres';
 
 const run = promisify(execFile);
@@ -36,16 +36,17 @@ describe('examples/quickstart', () => {
       store,
       logger: createLogger('silent'),
     });
-    const account = await createAccount(store, { name: 'Quickstart', credits: 100 });
-    const { knowledgeBase } = await importKnowledgeBase(store, {
+    const admin = operatorAdmin(store);
+    const account = await admin.createAccount({ name: 'Quickstart', credits: 100 });
+    const { knowledgeBase } = await admin.importKnowledgeBase({
       accountId: account.id,
       content: {
         products: [{ id: 'tent-2p', name: 'Trail Tent 2P', price: 249, currency: 'EUR', description: 'A light two-person tent.' }],
         documents: [{ title: 'Shipping', content: 'We ship to Canada and the United States in 5 to 7 days.' }],
       },
     });
-    const widget = await createWidget(store, { accountId: account.id, name: 'Shop assistant', knowledgeBaseIds: [knowledgeBase.id] });
-    const { key } = await createApiKey(store, { accountId: account.id, scopes: ['conversations:chat'] });
+    const widget = await admin.createWidget({ accountId: account.id, name: 'Shop assistant', knowledgeBaseIds: [knowledgeBase.id] });
+    const { key } = await admin.createApiKey({ accountId: account.id, scopes: ['conversations:chat'] });
     server = await listen(runtime, { port: 0, host: '127.0.0.1' });
     env = { BASE_URL: server.url, SVC_API_KEY: key, SVC_WIDGET_ID: widget.id };
   });

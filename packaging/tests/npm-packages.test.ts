@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount, createApiKey, createLogger, createRuntime, createWidget, listen, type RunningServer } from '@svc/server';
+import { createLogger, createRuntime, listen, operatorAdmin, type RunningServer } from '@svc/server';
 import { createMemoryStore } from '@svc/core';
 import { ROOT, run, runAsync } from './support.js';
 
@@ -174,9 +174,10 @@ export const wrong: BubbleConfig = { position: 'top-left' };
         logger: createLogger('silent'),
       });
       server = await listen(runtime, { port: 0, host: '127.0.0.1' });
-      const account = await createAccount(store, { name: 'Npm', credits: 100 });
-      const widget = await createWidget(store, { accountId: account.id, name: 'Npm Assistant', knowledgeBaseIds: [] });
-      const { key } = await createApiKey(store, { accountId: account.id, scopes: ['conversations:chat'] });
+      const admin = operatorAdmin(store);
+      const account = await admin.createAccount({ name: 'Npm', credits: 100 });
+      const widget = await admin.createWidget({ accountId: account.id, name: 'Npm Assistant', knowledgeBaseIds: [] });
+      const { key } = await admin.createApiKey({ accountId: account.id, scopes: ['conversations:chat'] });
       env = { SVC_URL: server.url, SVC_KEY: key, SVC_WIDGET: widget.id };
 
       mkdirSync(app, { recursive: true });

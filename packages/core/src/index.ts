@@ -55,18 +55,7 @@ export type {
 export { createMemoryStore } from './store/memory-store.js';
 export { LIFECYCLE_EVENTS } from './store/webhook-store.js';
 export type { LifecycleEventName, WebhookEndpoint, WebhookOps } from './store/webhook-store.js';
-export {
-  DEFAULT_WEBHOOK_GRACE_SECONDS,
-  MAX_WEBHOOK_GRACE_SECONDS,
-  createWebhook,
-  deleteWebhook,
-  describeWebhook,
-  listWebhooks,
-  parseLifecycleEvents,
-  rotateWebhookSecret,
-  signingSecrets,
-} from './webhooks.js';
-export type { CreatedWebhook, WebhookAdminContext } from './webhooks.js';
+export * from './admin/index.js';
 export { expireDueSessions, writeLifecycleEvent } from './engine/lifecycle.js';
 export type { HandoffChange, LifecycleContext, ResolvedReason } from './engine/lifecycle.js';
 export { compareEventIds, EVENT_ID_PATTERN } from './store/session-event-store.js';
@@ -199,7 +188,14 @@ export {
   operatorRoleSchema,
   operatorSchema,
 } from './schemas/operator.js';
-export { accountViewSchema } from './schemas/admin.js';
+export {
+  accountViewSchema,
+  conversationMessageSchema,
+  conversationSchema,
+  conversationSummarySchema,
+  messagePreviewSchema,
+  operatorReplyRequestSchema,
+} from './schemas/admin.js';
 export type { ChangePasswordRequest, ConsoleSessionView, CreateOperatorRequest, LoginRequest, OperatorView } from './schemas/operator.js';
 export type { ConsoleSession, Operator, OperatorOps, OperatorRole } from './store/operator-store.js';
 export { completedPayload, failedPayload } from './engine/turns/payloads.js';

@@ -7,13 +7,11 @@
 import { createInstantAgent } from '@svc/agents';
 import { defaultIds, pendingDelivery, signCallback } from '@svc/core';
 import { createPgliteStore } from '@svc/store-postgres';
-import { createAccount } from '../src/admin/accounts.js';
-import { createApiKey } from '../src/admin/keys.js';
-import { createWidget } from '../src/admin/widgets.js';
 import { createLogger } from '../src/logger.js';
 import { createRuntime } from '../src/runtime.js';
 import { startReceiver } from '../src/testing/receiver.js';
 import { postCallback } from '../src/workers/post-callback.js';
+import { operatorAdmin } from '../src/admin/operator-admin.js';
 
 const TURNS = Number(process.env.BENCH_CALLBACK_TURNS ?? 200);
 const DRAIN = Number(process.env.BENCH_DRAIN_DELIVERIES ?? 1000);
@@ -23,13 +21,12 @@ const percentile = (sorted: number[], p: number): number => sorted[Math.min(sort
 
 const receiver = await startReceiver();
 const store = await createPgliteStore({});
-const account = await createAccount(store, { name: 'Bench', credits: 1e12 });
-const widget = await createWidget(store, { accountId: account.id, name: 'Bench' });
-const created = await createApiKey(store, {
+const account = await operatorAdmin(store).createAccount({ name: 'Bench', credits: 1e12 });
+const widget = await operatorAdmin(store).createWidget({ accountId: account.id, name: 'Bench' });
+const created = await operatorAdmin(store, { allowPrivateCallbacks: true }).createApiKey({
   accountId: account.id,
   scopes: ['conversations:chat'],
   callbackUrl: receiver.url,
-  allowPrivateCallbacks: true,
 });
 const runtime = await createRuntime({
   config: { cursorSecret: 'bench-cursor-secret-0123456789', syncTimeoutMs: 25_000, agentTimeoutMs: 120_000, allowPrivateCallbacks: true },

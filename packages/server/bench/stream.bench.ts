@@ -15,13 +15,11 @@
 import pg from 'pg';
 import type { Store } from '@svc/core';
 import { createPgliteStore, createPostgresStore } from '@svc/store-postgres';
-import { createAccount } from '../src/admin/accounts.js';
-import { createApiKey } from '../src/admin/keys.js';
-import { createWidget } from '../src/admin/widgets.js';
 import { createLogger } from '../src/logger.js';
 import { listen } from '../src/node-server.js';
 import { createRuntime } from '../src/runtime.js';
 import { createTimedDeltaAgent, percentile, timeStreamedTurn } from '../src/testing/stream-timing.js';
+import { operatorAdmin } from '../src/admin/operator-admin.js';
 
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 5000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
@@ -39,9 +37,9 @@ interface StreamFigures {
 
 async function streamTurns(store: Store, concurrency: number): Promise<StreamFigures> {
   const timed = createTimedDeltaAgent({ deltas: DELTAS, intervalMs: DELTA_INTERVAL_MS });
-  const account = await createAccount(store, { name: 'Bench', credits: 1e12 });
-  const widget = await createWidget(store, { accountId: account.id, name: 'Bench' });
-  const { key } = await createApiKey(store, { accountId: account.id, scopes: ['conversations:chat'] });
+  const account = await operatorAdmin(store).createAccount({ name: 'Bench', credits: 1e12 });
+  const widget = await operatorAdmin(store).createWidget({ accountId: account.id, name: 'Bench' });
+  const { key } = await operatorAdmin(store).createApiKey({ accountId: account.id, scopes: ['conversations:chat'] });
   const runtime = await createRuntime({
     config: { cursorSecret: 'bench-cursor-secret-0123456789abcdef', syncTimeoutMs: 25_000, agentTimeoutMs: 120_000, allowPrivateCallbacks: false },
     store,

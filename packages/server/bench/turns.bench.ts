@@ -17,9 +17,6 @@ import pg from 'pg';
 import { createInstantAgent } from '@svc/agents';
 import { randomBase62, type Store } from '@svc/core';
 import { createPgliteStore, createPostgresStore } from '@svc/store-postgres';
-import { createAccount } from '../src/admin/accounts.js';
-import { createApiKey } from '../src/admin/keys.js';
-import { createWidget } from '../src/admin/widgets.js';
 import { createLogger } from '../src/logger.js';
 import { listen } from '../src/node-server.js';
 import { createRuntime } from '../src/runtime.js';
@@ -28,6 +25,7 @@ import { runHttpLoad } from './http-load.js';
 import { combine, type LoadResult } from './load.js';
 import { storeTurns } from './store-turns.js';
 import { measureStreamTurns, type StreamTurnFigures } from './stream-turns.js';
+import { operatorAdmin } from '../src/admin/operator-admin.js';
 
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 5000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
@@ -116,13 +114,12 @@ async function benchBackend(backend: Backend): Promise<BackendFigures> {
   });
   const receiver = await startReceiver();
   try {
-    const account = await createAccount(store, { name: 'Bench', credits: 1e12 });
-    const widget = await createWidget(store, { accountId: account.id, name: 'Bench' });
-    const { key, apiKey } = await createApiKey(store, {
+    const account = await operatorAdmin(store).createAccount({ name: 'Bench', credits: 1e12 });
+    const widget = await operatorAdmin(store).createWidget({ accountId: account.id, name: 'Bench' });
+    const { key, apiKey } = await operatorAdmin(store, { allowPrivateCallbacks: true }).createApiKey({
       accountId: account.id,
       scopes: ['conversations:chat'],
       callbackUrl: receiver.url,
-      allowPrivateCallbacks: true,
     });
     const runtime = await createRuntime({
       config: { cursorSecret: 'bench-cursor-secret-0123456789', syncTimeoutMs: 25_000, agentTimeoutMs: 120_000, allowPrivateCallbacks: true },

@@ -12,20 +12,6 @@ export { openStore } from './open-store.js';
 export { createLogger } from './logger.js';
 export { seedDemo } from './seed.js';
 export type { DemoOperator, DemoSeed } from './seed.js';
-export { createAccount, setCredits } from './admin/accounts.js';
-export { createApiKey, describeKey } from './admin/keys.js';
-export type { CreateKeyInput, CreatedKey } from './admin/keys.js';
-export {
-  createWidget,
-  currentIdentitySecret,
-  DEFAULT_SESSION_TTL_SECONDS,
-  rotateIdentitySecret,
-  setWidgetForms,
-  setWidgetTheme,
-} from './admin/widgets.js';
-export { createPublicKey, normaliseOrigin, rotateCallbackSecret } from './admin/keys.js';
-export { describeDelivery, replayDelivery } from './admin/deliveries.js';
+export { operatorAdmin } from './admin/operator-admin.js';
 export { scryptPasswords } from './admin/passwords.js';
 export { formatReply } from './reply-format.js';
-export type { CreateWidgetInput } from './admin/widgets.js';
-export { importKnowledgeBase, knowledgeFileSchema } from './admin/knowledge.js';

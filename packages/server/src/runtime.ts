@@ -64,6 +64,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     store,
     logger,
     operations,
+    formatReply,
+    onWork: (kind) => workers?.wake(kind),
     extraRoutes: (app) => {
       widgetRoutes(store, { publicUrl: config.publicUrl })(app);
       consoleRoutes(app);

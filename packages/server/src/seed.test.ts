@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from '@svc/core';
-import { createAccount } from './admin/accounts.js';
-import { createWidget } from './admin/widgets.js';
+import { operatorAdmin } from './admin/operator-admin.js';
 import { createLogger } from './logger.js';
 import { createRuntime } from './runtime.js';
 import { DEMO_OPERATOR_EMAIL, ensureDemoOperator, seedDemo } from './seed.js';
@@ -28,8 +27,9 @@ describe('the demo seed (pnpm start)', () => {
 
   it('gives a demo database seeded before the console its owner operator on the next demo start, and only then', async () => {
     const store = createMemoryStore();
-    const account = await createAccount(store, { name: 'Demo' });
-    const widget = await createWidget(store, { accountId: account.id, name: 'Northwind Assistant' });
+    const admin = operatorAdmin(store);
+    const account = await admin.createAccount({ name: 'Demo' });
+    const widget = await admin.createWidget({ accountId: account.id, name: 'Northwind Assistant' });
     await store.getOrCreateSetting('demo_widget_id', () => widget.id);
 
     const operator = (await ensureDemoOperator(store))!;

@@ -1,10 +1,7 @@
 import { DEMO_FORMS, DEMO_KNOWLEDGE } from '@svc/agents';
 import { createOperator, defaultIds, randomBase62, systemClock, type Store } from '@svc/core';
-import { createAccount } from './admin/accounts.js';
-import { createApiKey } from './admin/keys.js';
-import { importKnowledgeBase } from './admin/knowledge.js';
+import { operatorAdmin } from './admin/operator-admin.js';
 import { scryptPasswords } from './admin/passwords.js';
-import { createWidget } from './admin/widgets.js';
 
 /** The console sign-in the demo creates (DESIGN.md section 10): an owner of the demo account. */
 export interface DemoOperator {
@@ -32,16 +29,17 @@ export interface DemoSeed {
  */
 export async function seedDemo(store: Store): Promise<DemoSeed | null> {
   if ((await store.listApiKeys()).length > 0) return null;
-  const account = await createAccount(store, { name: 'Demo', credits: 10_000 });
-  const { knowledgeBase } = await importKnowledgeBase(store, { accountId: account.id, content: DEMO_KNOWLEDGE });
-  const widget = await createWidget(store, {
+  const admin = operatorAdmin(store);
+  const account = await admin.createAccount({ name: 'Demo', credits: 10_000 });
+  const { knowledgeBase } = await admin.importKnowledgeBase({ accountId: account.id, content: DEMO_KNOWLEDGE });
+  const widget = await admin.createWidget({
     accountId: account.id,
     name: 'Northwind Assistant',
     knowledgeBaseIds: [knowledgeBase.id],
     greeting: "Hi! I'm the Northwind Outfitters assistant. Ask me about our gear, shipping, returns or sizing.",
     forms: DEMO_FORMS,
   });
-  const { apiKey, key } = await createApiKey(store, {
+  const { apiKey, key } = await admin.createApiKey({
     accountId: account.id,
     scopes: ['conversations:chat', 'identity:assert', 'knowledge:read', 'knowledge:write'],
   });

@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Hono } from 'hono';
-import { defaultIds, sha256Hex, SvcError, randomBase62, type Store } from '@svc/core';
+import { apiKeyRecord, defaultIds, newKeyText, sha256Hex, SvcError, systemClock, type Store } from '@svc/core';
 import type { AppEnv } from './http/auth.js';
 import { demoPageHtml } from './demo-page.js';
 import { assetHandler, chooseEncoding, IMMUTABLE, prepareAsset, type Asset } from './static-assets.js';
@@ -97,24 +97,15 @@ export async function demoPublicKey(store: Store, origins: string[]): Promise<st
   if (!widgetId) return null;
   const widget = await store.getWidget(widgetId);
   if (!widget) return null;
-  const key = await store.getOrCreateSetting(`demo_public_key:${origins.join(' ')}`, () => `pk_live_${randomBase62(32)}`);
-  const hash = await sha256Hex(key);
-  if (!(await store.findApiKeyByHash(hash))) {
-    await store.insertApiKey({
-      id: defaultIds.random('key'),
-      accountId: widget.accountId,
+  const key = await store.getOrCreateSetting(`demo_public_key:${origins.join(' ')}`, () => newKeyText('public'));
+  if (!(await store.findApiKeyByHash(await sha256Hex(key)))) {
+    const record = await apiKeyRecord({ clock: systemClock, ids: defaultIds }, key, {
       kind: 'public',
-      prefix: key.slice(0, 12),
-      hash,
-      scopes: ['conversations:chat'],
-      callbackUrl: null,
-      callbackSecret: null,
-      replyFormat: 'markdown',
+      accountId: widget.accountId,
       widgetId: widget.id,
       allowedOrigins: origins,
-      createdAt: new Date(),
-      revokedAt: null,
     });
+    await store.insertApiKey(record);
   }
   return key;
 }

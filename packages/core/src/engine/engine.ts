@@ -18,6 +18,8 @@ import type { ProductInput } from '../schemas/product.js';
 import type { Deleted, DocumentView, KnowledgeBaseDetail, KnowledgeBaseView, KnowledgeSearchResult, UpsertedProducts } from '../schemas/knowledge.js';
 import * as knowledge from './knowledge.js';
 import { openSessionEvents, type SessionEventFeed } from './session-events.js';
+import { getWidgetConfig } from './widget-config.js';
+import type { WidgetConfig } from '../schemas/widget.js';
 
 export interface EngineOptions {
   store: Store;
@@ -81,6 +83,8 @@ export interface Engine {
    */
   openSessionEvents(principal: Principal, widgetId: string, sessionId: string, lastEventId: string | undefined): Promise<SessionEventFeed>;
   listProducts(principal: Principal, knowledgeBaseId: string, query: ListQueryInput): Promise<PageResult<ProductInput>>;
+  /** GET /widget/config: the public key's widget as the embedded widget needs it; other keys are refused. */
+  getWidgetConfig(principal: Principal): Promise<EngineResult<WidgetConfig>>;
   /**
    * Marks sessions idle past their TTL as expired, `batchSize` per transaction with their `session.expired` webhook
    * rows; returns how many. The workers run it periodically.
@@ -150,6 +154,7 @@ export function createEngine(options: EngineOptions): Engine {
     getSession: (p, w, s) => getSession(ctx, p, w, s),
     openSessionEvents: (p, w, s, last) => openSessionEvents(ctx, p, w, s, last),
     listProducts: (p, kb, query) => listProducts(ctx, p, kb, query),
+    getWidgetConfig: (p) => getWidgetConfig(ctx, p),
     expireIdleSessions: (batchSize?: number) => expireDueSessions(ctx, batchSize),
     runQueuedTurns: (limit) => runner.runQueued(limit),
     close: () => runner.close(),

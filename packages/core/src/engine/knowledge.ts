@@ -11,9 +11,11 @@ import {
   type DocumentView,
   type KnowledgeBaseDetail,
   type KnowledgeBaseView,
+  type KnowledgeSearchRequest,
   type KnowledgeSearchResult,
   type UpsertedProducts,
 } from '../schemas/knowledge.js';
+import type { StoreOps } from '../store/store.js';
 import type { ProductInput } from '../schemas/product.js';
 import { listQuerySchema } from '../schemas/message.js';
 import { parseInput } from '../schemas/validate.js';
@@ -36,8 +38,8 @@ async function ownKnowledgeBase(ctx: EngineContext, principal: Principal, id: st
   return kb;
 }
 
-const kbView = (kb: KnowledgeBase): KnowledgeBaseView => ({ id: kb.id, name: kb.name, createdAt: kb.createdAt.toISOString() });
-const documentView = (doc: KnowledgeDocument): DocumentView => ({
+export const kbView = (kb: KnowledgeBase): KnowledgeBaseView => ({ id: kb.id, name: kb.name, createdAt: kb.createdAt.toISOString() });
+export const documentView = (doc: KnowledgeDocument): DocumentView => ({
   id: doc.id,
   knowledgeBaseId: doc.knowledgeBaseId,
   title: doc.title,
@@ -89,9 +91,27 @@ export async function listKnowledgeBases(ctx: EngineContext, principal: Principa
 
 export async function getKnowledgeBase(ctx: EngineContext, principal: Principal, id: string): Promise<EngineResult<KnowledgeBaseDetail>> {
   requireAnyScope(principal, READ);
-  const kb = await ownKnowledgeBase(ctx, principal, id);
-  const [products, documents] = await Promise.all([ctx.store.countProducts(kb.id), ctx.store.listDocuments(kb.id)]);
-  return free(200, { ...kbView(kb), products, documents: documents.length });
+  return free(200, await knowledgeBaseDetail(ctx.store, await ownKnowledgeBase(ctx, principal, id)));
+}
+
+/** The knowledge base with how many products and documents it holds. */
+export async function knowledgeBaseDetail(store: StoreOps, kb: KnowledgeBase): Promise<KnowledgeBaseDetail> {
+  const [products, documents] = await Promise.all([store.countProducts(kb.id), store.listDocuments(kb.id)]);
+  return { ...kbView(kb), products, documents: documents.length };
+}
+
+/** What retrieval returns for a query, as the API shows it: what the agent would read. */
+export async function searchView(store: StoreOps, kb: KnowledgeBase, input: KnowledgeSearchRequest): Promise<KnowledgeSearchResult> {
+  const hits = await store.searchKnowledge({
+    knowledgeBaseIds: [kb.id],
+    text: input.query,
+    ...(input.language === undefined ? {} : { language: input.language }),
+    limit: input.limit ?? 5,
+  });
+  return {
+    passages: hits.passages.map((p) => ({ documentId: p.documentId, title: p.title, url: p.url, content: p.content, rank: p.rank })),
+    products: hits.products.map((h) => ({ ...h.product, rank: h.rank })),
+  };
 }
 
 export async function putProduct(ctx: EngineContext, principal: Principal, kbId: string, productId: string, body: unknown): Promise<EngineResult<ProductInput>> {
@@ -183,22 +203,10 @@ export async function searchKnowledge(ctx: EngineContext, principal: Principal, 
   const input = parseInput(knowledgeSearchRequestSchema, body);
   const kb = await ownKnowledgeBase(ctx, principal, kbId);
   await requireCredits(ctx, principal.accountId);
-  const hits = await ctx.store.searchKnowledge({
-    knowledgeBaseIds: [kb.id],
-    text: input.query,
-    ...(input.language === undefined ? {} : { language: input.language }),
-    limit: input.limit ?? 5,
-  });
+  const data = await searchView(ctx.store, kb, input);
   const credits = { ...zeroCredits(), retrieval: ctx.pricing.retrieval };
   const creditsConsumed = await ctx.store.transaction((tx) =>
     charge(ctx, tx, { accountId: principal.accountId, operation: 'knowledge.search', credits }),
   );
-  return {
-    status: 200,
-    data: {
-      passages: hits.passages.map((p) => ({ documentId: p.documentId, title: p.title, url: p.url, content: p.content, rank: p.rank })),
-      products: hits.products.map((h) => ({ ...h.product, rank: h.rank })),
-    },
-    creditsConsumed,
-  };
+  return { status: 200, data, creditsConsumed };
 }

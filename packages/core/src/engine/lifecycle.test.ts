@@ -3,8 +3,6 @@ import { manualClock } from '../clock.js';
 import type { Delivery } from '../store/callback-store.js';
 import { createEngineHarness, agentReply, echoAgent } from '../testing/engine-harness.js';
 import { makeWebhook } from '../testing/fixtures.js';
-import { createWebhook, rotateWebhookSecret, signingSecrets } from '../webhooks.js';
-import { defaultIds } from '../ids.js';
 import type { Agent } from '../agent.js';
 
 /** The lifecycle rows the engine wrote, oldest first, with their parsed bodies. */
@@ -130,51 +128,5 @@ describe('lifecycle webhook events (DESIGN.md section 5), written by the engine'
     const sessionId = await h.session();
     await h.engine.endSession(h.principal, h.widget.id, sessionId);
     expect(await lifecycleRows(h)).toEqual([]);
-  });
-});
-
-describe('webhook endpoint operations', () => {
-  const publicOnly = (url: URL): string | null => (url.protocol === 'https:' ? null : 'webhook URLs must use https');
-
-  it('creates an endpoint with every event by default, refusing unknown events, bad URLs and unknown accounts', async () => {
-    const clock = manualClock();
-    const h = await createEngineHarness({ agent: echoAgent() });
-    const ctx = { store: h.store, clock, ids: defaultIds, urlProblem: publicOnly };
-    const { webhook, secret } = await createWebhook(ctx, { accountId: h.accountId, url: 'https://hooks.example.com/in' });
-    expect(secret).toMatch(/^whsec_[0-9A-Za-z]{43}$/);
-    expect(await h.store.getWebhook(webhook.id)).toEqual({
-      id: webhook.id,
-      accountId: h.accountId,
-      url: 'https://hooks.example.com/in',
-      events: ['session.created', 'session.resolved', 'session.expired', 'session.rated', 'session.handoff'],
-      secret,
-      previousSecret: null,
-      previousSecretExpiresAt: null,
-      createdAt: clock.now(),
-    });
-    const some = await createWebhook(ctx, { accountId: h.accountId, url: 'https://hooks.example.com/x', events: ['session.rated', 'session.created', 'session.rated'] });
-    expect(some.webhook.events).toEqual(['session.created', 'session.rated']);
-
-    await expect(createWebhook(ctx, { accountId: h.accountId, url: 'https://x.example', events: ['session.handoff'] })).rejects.toMatchObject({ field: 'events' });
-    await expect(createWebhook(ctx, { accountId: h.accountId, url: 'https://x.example', events: [] })).rejects.toMatchObject({ field: 'events' });
-    await expect(createWebhook(ctx, { accountId: h.accountId, url: 'http://x.example' })).rejects.toMatchObject({ field: 'url', code: 'validation_failed' });
-    await expect(createWebhook(ctx, { accountId: h.accountId, url: 'not a url' })).rejects.toMatchObject({ field: 'url' });
-    await expect(createWebhook(ctx, { accountId: 'acct_missing', url: 'https://x.example' })).rejects.toMatchObject({ field: 'account' });
-  });
-
-  it('rotates with a grace period during which both secrets sign, then only the new one', async () => {
-    const clock = manualClock('2026-05-01T10:00:00.000Z');
-    const h = await createEngineHarness({ agent: echoAgent() });
-    const ctx = { store: h.store, clock, ids: defaultIds, urlProblem: publicOnly };
-    const { webhook, secret: first } = await createWebhook(ctx, { accountId: h.accountId, url: 'https://hooks.example.com/in' });
-    const { webhook: rotated, secret: second } = await rotateWebhookSecret(ctx, webhook.id, 60);
-    expect(second).not.toBe(first);
-    expect(signingSecrets(rotated, clock.now())).toEqual([second, first]);
-    expect(signingSecrets(rotated, new Date(clock.now().getTime() + 59_999))).toEqual([second, first]);
-    expect(signingSecrets(rotated, new Date(clock.now().getTime() + 60_000))).toEqual([second]);
-    const { webhook: immediate, secret: third } = await rotateWebhookSecret(ctx, webhook.id, 0);
-    expect(signingSecrets(immediate, clock.now())).toEqual([third]);
-    await expect(rotateWebhookSecret(ctx, webhook.id, -1)).rejects.toMatchObject({ field: 'graceSeconds' });
-    await expect(rotateWebhookSecret(ctx, 'whk_missing', 60)).rejects.toMatchObject({ code: 'not_found' });
   });
 });

@@ -65,4 +65,5 @@ export type KnowledgeBaseDetail = z.infer<typeof knowledgeBaseDetailSchema>;
 export type UpsertedProducts = z.infer<typeof upsertedProductsSchema>;
 export type Deleted = z.infer<typeof deletedSchema>;
 export type DocumentView = z.infer<typeof documentSchema>;
+export type KnowledgeSearchRequest = z.infer<typeof knowledgeSearchRequestSchema>;
 export type KnowledgeSearchResult = z.infer<typeof knowledgeSearchResultSchema>;

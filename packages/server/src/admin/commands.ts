@@ -1,21 +1,18 @@
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { parseArgs } from 'node:util';
-import type { Store } from '@svc/core';
+import { ANY_ACCOUNT, currentIdentitySecret, describeDelivery, describeKey, describeWebhook, isSvcError, type Admin, type Store } from '@svc/core';
 import { backupPgliteStore, migrate } from '@svc/store-postgres';
 import type { ServerConfig } from '../config.js';
 import { userDirectory } from '../config.js';
-import { createAccount, setCredits } from './accounts.js';
-import { describeDelivery, replayDelivery } from './deliveries.js';
-import { createApiKey, createPublicKey, describeKey, rotateCallbackSecret } from './keys.js';
-import { importKnowledgeBase } from './knowledge.js';
+import { operatorAdmin } from './operator-admin.js';
 import { runOperatorCommand } from './operators-cli.js';
-import { runWebhookCommand } from './webhooks.js';
-import { createWidget, currentIdentitySecret, rotateIdentitySecret, setWidgetForms, setWidgetTheme } from './widgets.js';
 
 /**
  * The `svc` administration commands, run against a store: by the CLI on the database directly, or by a running
- * server on the CLI's behalf when the embedded database is held by that server (see admin-route.ts).
+ * server on the CLI's behalf when the embedded database is held by that server (see admin-route.ts). Each command
+ * only translates: flags in, one operation of `@svc/core`'s admin module, JSON and a human line out. Whoever runs
+ * `svc` on the database administers every account, hence {@link ANY_ACCOUNT}.
  */
 export class UsageError extends Error {}
 
@@ -75,175 +72,223 @@ async function readJsonFile(file: string): Promise<unknown> {
   }
 }
 
-/** Runs a command against the store; returns what to print (JSON) and a human line. */
-export async function runAdmin(command: string, values: Values, store: Store, config: ServerConfig): Promise<{ json: unknown; text: string }> {
-  switch (command) {
-    case 'migrate': {
-      const applied = await migrate(store);
-      return { json: { applied }, text: applied.length ? `Applied migrations: ${applied.join(', ')}` : 'Database is up to date.' };
-    }
-    case 'accounts create': {
-      const account = await createAccount(store, {
-        name: required(values, 'name'),
-        ...(values.credits === undefined ? {} : { credits: number(values.credits, 'credits') }),
-      });
-      return { json: { id: account.id, name: account.name, balance: account.balance }, text: `Created account ${account.id} with ${account.balance} credits.` };
-    }
-    case 'credits set': {
-      const account = await setCredits(store, required(values, 'account'), number(required(values, 'balance'), 'balance'));
-      return { json: { id: account.id, balance: account.balance }, text: `Account ${account.id} now has ${account.balance} credits.` };
-    }
-    case 'widgets create': {
-      const widget = await createWidget(store, {
-        accountId: required(values, 'account'),
-        name: required(values, 'name'),
-        knowledgeBaseIds: values['knowledge-base'] ?? [],
-        ...(values.greeting === undefined ? {} : { greeting: values.greeting }),
-        ...(values.language === undefined ? {} : { language: values.language }),
-        ...(values.timezone === undefined ? {} : { timezone: values.timezone }),
-        ...(values['session-ttl'] === undefined ? {} : { sessionTtlSeconds: number(values['session-ttl'], 'session-ttl') }),
-      });
-      const identitySecret = currentIdentitySecret(widget);
-      return {
-        json: { id: widget.id, name: widget.name, knowledgeBaseIds: widget.knowledgeBaseIds, identitySecret },
-        text: `Created widget ${widget.id}.\nIdentity token secret: ${identitySecret}\nStore it on your server now: it is not shown again.`,
-      };
-    }
-    case 'widgets rotate-identity-secret': {
-      const hours = values['grace-hours'] === undefined ? 24 : number(values['grace-hours'], 'grace-hours');
-      const { widget, identitySecret } = await rotateIdentitySecret(store, required(values, 'widget'), hours * 3600);
-      return {
-        json: { id: widget.id, identitySecret, previousSecretsValidForHours: hours },
-        text: `New identity token secret for ${widget.id}: ${identitySecret}\nTokens signed with the previous secret are accepted for ${hours} more hours.`,
-      };
-    }
-    case 'widgets set-forms': {
-      const widget = await setWidgetForms(store, required(values, 'widget'), await readJsonFile(required(values, 'file')));
-      return {
-        json: { id: widget.id, forms: widget.forms.map((f) => f.id) },
-        text: `Widget ${widget.id} now offers ${widget.forms.length} form(s): ${widget.forms.map((f) => f.id).join(', ') || 'none'}.`,
-      };
-    }
-    case 'widgets set-theme': {
-      const widget = await setWidgetTheme(store, required(values, 'widget'), await readJsonFile(required(values, 'file')));
-      return {
-        json: { id: widget.id, theme: widget.theme },
-        text: `Widget ${widget.id} now has the theme ${JSON.stringify(widget.theme)}.`,
-      };
-    }
-    case 'keys create': {
-      const created = await createApiKey(store, {
-        accountId: required(values, 'account'),
-        scopes: required(values, 'scopes').split(',').map((s) => s.trim()).filter(Boolean),
-        callbackUrl: values['callback-url'],
-        replyFormat: values['reply-format'],
-        allowPrivateCallbacks: config.allowPrivateCallbacks,
-      });
-      const json = {
-        id: created.apiKey.id,
-        key: created.key,
-        scopes: created.apiKey.scopes,
-        ...(created.callbackSecret ? { callbackSecret: created.callbackSecret } : {}),
-      };
-      const secretLine = created.callbackSecret ? `\nCallback secret: ${created.callbackSecret}` : '';
-      return { json, text: `Created key ${created.apiKey.id}\nKey: ${created.key}${secretLine}\nStore it now: it is not shown again.` };
-    }
-    case 'keys create-public': {
-      const created = await createPublicKey(store, {
-        widgetId: required(values, 'widget'),
-        origins: required(values, 'origins').split(',').map((o) => o.trim()).filter(Boolean),
-      });
-      return {
-        json: { id: created.apiKey.id, key: created.key, widgetId: created.apiKey.widgetId, origins: created.apiKey.allowedOrigins },
-        text: `Created public key ${created.apiKey.id} for widget ${created.apiKey.widgetId}\nKey: ${created.key}\nAllowed origins: ${created.apiKey.allowedOrigins.join(', ')}`,
-      };
-    }
-    case 'keys rotate-callback-secret': {
-      const { apiKey, callbackSecret } = await rotateCallbackSecret(store, required(values, 'id'));
-      return { json: { id: apiKey.id, callbackSecret }, text: `New callback secret for ${apiKey.id}: ${callbackSecret}\nStore it now: it is not shown again.` };
-    }
-    case 'deliveries list': {
-      const limit = values.limit === undefined ? 50 : number(values.limit, 'limit');
-      const deliveries = (
-        await store.listDeliveries({ limit, ...(values.failed ? { status: 'failed' as const } : {}), ...(values.account ? { accountId: values.account } : {}) })
-      ).map(describeDelivery);
-      const text = deliveries.length
-        ? deliveries.map((d) => `${d.id}  ${d.event}  ${d.status}  attempts=${d.attempts}  ${d.lastError ?? ''}`).join('\n')
-        : 'No deliveries.';
-      return { json: deliveries, text };
-    }
-    case 'backup': {
-      if (config.databaseUrl) {
-        throw new UsageError('svc backup copies the embedded database; with DATABASE_URL use pg_dump (README, "Backups").');
-      }
-      const out = resolve(userDirectory(), required(values, 'out'));
-      const archive = await backupPgliteStore(store);
-      // Written under a temporary name and renamed: an interrupted backup never leaves a truncated file behind.
-      const partial = `${out}.partial`;
-      await writeFile(partial, archive, { mode: 0o600 });
-      await rename(partial, out);
-      return { json: { file: out, bytes: archive.length }, text: `Backed up ${config.dataDir} to ${out} (${archive.length} bytes).` };
-    }
-    case 'deliveries replay': {
-      const delivery = await replayDelivery(store, required(values, 'id'));
-      return {
-        json: describeDelivery(delivery),
-        text: `Delivery ${delivery.id} queued again; a running worker sends it within a second.`,
-      };
-    }
-    case 'keys revoke': {
-      const id = required(values, 'id');
-      if (!(await store.revokeApiKey(id, new Date()))) throw new UsageError(`No active key with id ${id}`);
-      return { json: { id, revoked: true }, text: `Revoked key ${id}.` };
-    }
-    case 'keys list': {
-      const keys = (await store.listApiKeys(values.account)).map(describeKey);
-      const text = keys.length
-        ? keys.map((k) => `${k.id}  ${k.prefix}…  ${(k.scopes as string[]).join(',')}${k.revokedAt ? '  (revoked)' : ''}`).join('\n')
-        : 'No keys.';
-      return { json: keys, text };
-    }
-    case 'webhooks create':
-      return runWebhookCommand(
-        'create',
-        { account: required(values, 'account'), url: required(values, 'url'), ...(values.events === undefined ? {} : { events: values.events }) },
-        store,
-        config.allowPrivateCallbacks,
-      );
-    case 'webhooks list':
-      return runWebhookCommand('list', { account: required(values, 'account') }, store, config.allowPrivateCallbacks);
-    case 'webhooks delete':
-      return runWebhookCommand('delete', { id: required(values, 'id') }, store, config.allowPrivateCallbacks);
-    case 'webhooks rotate-secret':
-      return runWebhookCommand(
-        'rotate-secret',
-        {
-          id: required(values, 'id'),
-          ...(values['grace-seconds'] === undefined ? {} : { graceSeconds: number(values['grace-seconds'], 'grace-seconds') }),
-        },
-        store,
-        config.allowPrivateCallbacks,
-      );
-    case 'kb import': {
-      const content = await readJsonFile(required(values, 'file'));
-      const result = await importKnowledgeBase(store, {
-        accountId: required(values, 'account'),
-        content,
-        ...(values.name === undefined ? {} : { name: values.name }),
-      });
-      return {
-        json: { id: result.knowledgeBase.id, products: result.products, documents: result.documents },
-        text: `Created knowledge base ${result.knowledgeBase.id} with ${result.products} products and ${result.documents} documents.`,
-      };
-    }
-    case 'operators create':
-    case 'operators list':
-      // The password comes from standard input (cli.ts), never from a flag.
-      required(values, 'account');
-      if (command === 'operators create') required(values, 'email');
-      return runOperatorCommand(command === 'operators create' ? 'create' : 'list', values, store);
-    default:
-      throw new UsageError(`Unknown command "${command}"`);
-  }
+/** What a command prints: `json` with --json, else `text`. */
+export interface CommandOutput {
+  json: unknown;
+  text: string;
 }
 
+interface CommandContext {
+  values: Values;
+  admin: Admin;
+  store: Store;
+  config: ServerConfig;
+}
+
+const optional = <K extends string, T>(key: K, value: T | undefined): { [P in K]?: T } =>
+  (value === undefined ? {} : { [key]: value }) as { [P in K]?: T };
+
+const list = (value: string): string[] => value.split(',').map((item) => item.trim()).filter(Boolean);
+
+const COMMANDS: Record<string, (c: CommandContext) => Promise<CommandOutput>> = {
+  async migrate({ store }) {
+    const applied = await migrate(store);
+    return { json: { applied }, text: applied.length ? `Applied migrations: ${applied.join(', ')}` : 'Database is up to date.' };
+  },
+
+  async backup({ values, store, config }) {
+    if (config.databaseUrl) {
+      throw new UsageError('svc backup copies the embedded database; with DATABASE_URL use pg_dump (README, "Backups").');
+    }
+    const out = resolve(userDirectory(), required(values, 'out'));
+    const archive = await backupPgliteStore(store);
+    // Written under a temporary name and renamed: an interrupted backup never leaves a truncated file behind.
+    const partial = `${out}.partial`;
+    await writeFile(partial, archive, { mode: 0o600 });
+    await rename(partial, out);
+    return { json: { file: out, bytes: archive.length }, text: `Backed up ${config.dataDir} to ${out} (${archive.length} bytes).` };
+  },
+
+  async 'accounts create'({ values, admin }) {
+    const account = await admin.createAccount({
+      name: required(values, 'name'),
+      ...optional('credits', values.credits === undefined ? undefined : number(values.credits, 'credits')),
+    });
+    return { json: { id: account.id, name: account.name, balance: account.balance }, text: `Created account ${account.id} with ${account.balance} credits.` };
+  },
+
+  async 'credits set'({ values, admin }) {
+    const account = await admin.setCredits(required(values, 'account'), number(required(values, 'balance'), 'balance'));
+    return { json: { id: account.id, balance: account.balance }, text: `Account ${account.id} now has ${account.balance} credits.` };
+  },
+
+  async 'widgets create'({ values, admin }) {
+    const widget = await admin.createWidget({
+      accountId: required(values, 'account'),
+      name: required(values, 'name'),
+      knowledgeBaseIds: values['knowledge-base'] ?? [],
+      ...optional('greeting', values.greeting),
+      ...optional('language', values.language),
+      ...optional('timezone', values.timezone),
+      ...optional('sessionTtlSeconds', values['session-ttl'] === undefined ? undefined : number(values['session-ttl'], 'session-ttl')),
+    });
+    const identitySecret = currentIdentitySecret(widget);
+    return {
+      json: { id: widget.id, name: widget.name, knowledgeBaseIds: widget.knowledgeBaseIds, identitySecret },
+      text: `Created widget ${widget.id}.\nIdentity token secret: ${identitySecret}\nStore it on your server now: it is not shown again.`,
+    };
+  },
+
+  async 'widgets rotate-identity-secret'({ values, admin }) {
+    const hours = values['grace-hours'] === undefined ? 24 : number(values['grace-hours'], 'grace-hours');
+    const { widget, identitySecret } = await admin.rotateIdentitySecret(ANY_ACCOUNT, required(values, 'widget'), hours * 3600);
+    return {
+      json: { id: widget.id, identitySecret, previousSecretsValidForHours: hours },
+      text: `New identity token secret for ${widget.id}: ${identitySecret}\nTokens signed with the previous secret are accepted for ${hours} more hours.`,
+    };
+  },
+
+  async 'widgets set-forms'({ values, admin }) {
+    const widget = await admin.setWidgetForms(ANY_ACCOUNT, required(values, 'widget'), await readJsonFile(required(values, 'file')));
+    const ids = widget.forms.map((f) => f.id);
+    return {
+      json: { id: widget.id, forms: ids },
+      text: `Widget ${widget.id} now offers ${widget.forms.length} form(s): ${ids.join(', ') || 'none'}.`,
+    };
+  },
+
+  async 'widgets set-theme'({ values, admin }) {
+    const widget = await admin.setWidgetTheme(ANY_ACCOUNT, required(values, 'widget'), await readJsonFile(required(values, 'file')));
+    return { json: { id: widget.id, theme: widget.theme }, text: `Widget ${widget.id} now has the theme ${JSON.stringify(widget.theme)}.` };
+  },
+
+  async 'keys create'({ values, admin }) {
+    const created = await admin.createApiKey({
+      accountId: required(values, 'account'),
+      scopes: list(required(values, 'scopes')),
+      callbackUrl: values['callback-url'],
+      replyFormat: values['reply-format'],
+    });
+    const json = {
+      id: created.apiKey.id,
+      key: created.key,
+      scopes: created.apiKey.scopes,
+      ...(created.callbackSecret ? { callbackSecret: created.callbackSecret } : {}),
+    };
+    const secretLine = created.callbackSecret ? `\nCallback secret: ${created.callbackSecret}` : '';
+    return { json, text: `Created key ${created.apiKey.id}\nKey: ${created.key}${secretLine}\nStore it now: it is not shown again.` };
+  },
+
+  async 'keys create-public'({ values, admin }) {
+    const { apiKey, key } = await admin.createPublicKey(ANY_ACCOUNT, { widgetId: required(values, 'widget'), origins: list(required(values, 'origins')) });
+    return {
+      json: { id: apiKey.id, key, widgetId: apiKey.widgetId, origins: apiKey.allowedOrigins },
+      text: `Created public key ${apiKey.id} for widget ${apiKey.widgetId}\nKey: ${key}\nAllowed origins: ${apiKey.allowedOrigins.join(', ')}`,
+    };
+  },
+
+  async 'keys rotate-callback-secret'({ values, admin }) {
+    const { apiKey, callbackSecret } = await admin.rotateCallbackSecret(ANY_ACCOUNT, required(values, 'id'));
+    return { json: { id: apiKey.id, callbackSecret }, text: `New callback secret for ${apiKey.id}: ${callbackSecret}\nStore it now: it is not shown again.` };
+  },
+
+  async 'keys revoke'({ values, admin }) {
+    const id = required(values, 'id');
+    try {
+      await admin.revokeKey(ANY_ACCOUNT, id);
+    } catch (error) {
+      // The command's answer for a key that is not active has always been a usage error (exit code 2).
+      if (isSvcError(error) && error.field === 'id') throw new UsageError(`No active key with id ${id}`);
+      throw error;
+    }
+    return { json: { id, revoked: true }, text: `Revoked key ${id}.` };
+  },
+
+  async 'keys list'({ values, admin }) {
+    const keys = (await admin.listKeys(values.account ?? ANY_ACCOUNT)).map(describeKey);
+    const text = keys.length
+      ? keys.map((k) => `${k.id}  ${k.prefix}…  ${k.scopes.join(',')}${k.revokedAt ? '  (revoked)' : ''}`).join('\n')
+      : 'No keys.';
+    return { json: keys, text };
+  },
+
+  async 'webhooks create'({ values, admin }) {
+    const { webhook, secret } = await admin.createWebhook({
+      accountId: required(values, 'account'),
+      url: required(values, 'url'),
+      events: values.events === undefined ? undefined : values.events.split(','),
+    });
+    return {
+      json: { id: webhook.id, url: webhook.url, events: webhook.events, secret },
+      text: `Created webhook ${webhook.id} for ${webhook.events.join(', ')}\nSigning secret: ${secret}\nStore it now: it is not shown again.`,
+    };
+  },
+
+  async 'webhooks list'({ values, admin }) {
+    const webhooks = (await admin.listWebhooks(required(values, 'account'))).map(describeWebhook);
+    const text = webhooks.length ? webhooks.map((w) => `${w.id}  ${w.url}  ${w.events.join(',')}`).join('\n') : 'No webhooks.';
+    return { json: webhooks, text };
+  },
+
+  async 'webhooks delete'({ values, admin }) {
+    const id = required(values, 'id');
+    await admin.deleteWebhook(ANY_ACCOUNT, id);
+    return { json: { id, deleted: true }, text: `Deleted webhook ${id}.` };
+  },
+
+  async 'webhooks rotate-secret'({ values, admin }) {
+    const grace = values['grace-seconds'] === undefined ? undefined : number(values['grace-seconds'], 'grace-seconds');
+    const { webhook, secret } = await admin.rotateWebhookSecret(ANY_ACCOUNT, required(values, 'id'), grace);
+    const until = webhook.previousSecretExpiresAt;
+    return {
+      json: { id: webhook.id, secret, previousSecretValidUntil: until?.toISOString() ?? null },
+      text:
+        `New signing secret for ${webhook.id}: ${secret}\nStore it now: it is not shown again.\n` +
+        (until ? `Until ${until.toISOString()} deliveries carry signatures with both secrets.` : 'The previous secret no longer signs.'),
+    };
+  },
+
+  async 'deliveries list'({ values, admin }) {
+    const limit = values.limit === undefined ? 50 : number(values.limit, 'limit');
+    const deliveries = (await admin.listDeliveries(values.account || ANY_ACCOUNT, { limit, ...(values.failed ? { status: 'failed' as const } : {}) })).map(
+      describeDelivery,
+    );
+    const text = deliveries.length
+      ? deliveries.map((d) => `${d.id}  ${d.event}  ${d.status}  attempts=${d.attempts}  ${d.lastError ?? ''}`).join('\n')
+      : 'No deliveries.';
+    return { json: deliveries, text };
+  },
+
+  async 'deliveries replay'({ values, admin }) {
+    const delivery = await admin.replayDelivery(ANY_ACCOUNT, required(values, 'id'));
+    return { json: describeDelivery(delivery), text: `Delivery ${delivery.id} queued again; a running worker sends it within a second.` };
+  },
+
+  // The password comes from standard input (cli.ts), never from a flag.
+  async 'operators create'({ values, store }) {
+    required(values, 'account');
+    required(values, 'email');
+    return runOperatorCommand('create', values, store);
+  },
+
+  async 'operators list'({ values, store }) {
+    required(values, 'account');
+    return runOperatorCommand('list', values, store);
+  },
+
+  async 'kb import'({ values, admin }) {
+    const content = await readJsonFile(required(values, 'file'));
+    const result = await admin.importKnowledgeBase({ accountId: required(values, 'account'), content, ...optional('name', values.name) });
+    return {
+      json: { id: result.knowledgeBase.id, products: result.products, documents: result.documents },
+      text: `Created knowledge base ${result.knowledgeBase.id} with ${result.products} products and ${result.documents} documents.`,
+    };
+  },
+};
+
+/** Runs a command against the store; returns what to print (JSON) and a human line. */
+export async function runAdmin(command: string, values: Values, store: Store, config: ServerConfig): Promise<CommandOutput> {
+  const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+  if (!run) throw new UsageError(`Unknown command "${command}"`);
+  return run({ values, store, config, admin: operatorAdmin(store, { allowPrivateCallbacks: config.allowPrivateCallbacks }) });
+}

@@ -1,15 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { createMemoryStore, isSvcError } from '@svc/core';
-import { createAccount } from './accounts.js';
-import { createApiKey, describeKey, rotateCallbackSecret } from './keys.js';
-import { describeDelivery } from './deliveries.js';
+import { ANY_ACCOUNT, createMemoryStore, describeDelivery, describeKey, isSvcError } from '@svc/core';
 import { makeApiKey, makeDelivery } from '@svc/core/testing';
+import { operatorAdmin } from './operator-admin.js';
 
 async function refusal(callbackUrl: string, allowPrivateCallbacks = false): Promise<string | undefined> {
-  const store = createMemoryStore();
-  const account = await createAccount(store, { name: 'A' });
+  const admin = operatorAdmin(createMemoryStore(), { allowPrivateCallbacks });
+  const account = await admin.createAccount({ name: 'A' });
   try {
-    await createApiKey(store, { accountId: account.id, scopes: ['conversations:chat'], callbackUrl, allowPrivateCallbacks });
+    await admin.createApiKey({ accountId: account.id, scopes: ['conversations:chat'], callbackUrl });
   } catch (error) {
     if (isSvcError(error)) return error.field;
     throw error;
@@ -54,14 +52,15 @@ describe('server keys with callback URLs', () => {
 
   it('shows a callback secret of at least 32 random bytes once, stores it for signing, and rotates it', async () => {
     const store = createMemoryStore();
-    const account = await createAccount(store, { name: 'A' });
-    const created = await createApiKey(store, { accountId: account.id, scopes: ['conversations:chat'], callbackUrl: 'https://hooks.example.com/svc' });
+    const admin = operatorAdmin(store);
+    const account = await admin.createAccount({ name: 'A' });
+    const created = await admin.createApiKey({ accountId: account.id, scopes: ['conversations:chat'], callbackUrl: 'https://hooks.example.com/svc' });
     expect(created.callbackSecret).toMatch(/^whsec_[A-Za-z0-9]{43}$/);
     expect(created.key).toMatch(/^sk_live_/);
     const stored = await store.getApiKey(created.apiKey.id);
     expect(stored!.hash).not.toBe(created.key);
     expect(JSON.stringify(stored)).not.toContain(created.key);
-    const rotated = await rotateCallbackSecret(store, created.apiKey.id);
+    const rotated = await admin.rotateCallbackSecret(ANY_ACCOUNT, created.apiKey.id);
     expect(rotated.callbackSecret).not.toBe(created.callbackSecret);
     expect((await store.getApiKey(created.apiKey.id))!.callbackSecret).toBe(rotated.callbackSecret);
   });

@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
 import { createHarness } from '../testing/harness.js';
 import { runAdmin, type Values } from './commands.js';
-import { createPublicKey } from './keys.js';
-import { setWidgetTheme } from './widgets.js';
+import { operatorAdmin } from './operator-admin.js';
+import { ANY_ACCOUNT } from '@svc/core';
 
 const THEME = {
   primaryColor: '#0f766e',
@@ -30,7 +30,7 @@ describe('svc widgets set-theme (issue 12)', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
-    const { key } = await createPublicKey(store, { widgetId: widget.id, origins: ['https://shop.example'] });
+    const { key } = await operatorAdmin(store).createPublicKey(ANY_ACCOUNT, { widgetId: widget.id, origins: ['https://shop.example'] });
     const res = await runtime.app.request('/widget/config', { headers: { 'X-API-Key': key, Origin: 'https://shop.example' } });
     expect(res.status).toBe(200);
     expect(((await res.json()) as { data: { theme: unknown } }).data.theme).toEqual(THEME);
@@ -48,9 +48,9 @@ describe('svc widgets set-theme (issue 12)', () => {
       ['dark', 'theme'],
     ];
     for (const [theme, field] of cases) {
-      await expect(setWidgetTheme(store, widget.id, theme), JSON.stringify(theme)).rejects.toMatchObject({ code: 'validation_failed', field });
+      await expect(operatorAdmin(store).setWidgetTheme(ANY_ACCOUNT, widget.id, theme), JSON.stringify(theme)).rejects.toMatchObject({ code: 'validation_failed', field });
     }
     expect((await store.getWidget(widget.id))!.theme).toEqual({});
-    await expect(setWidgetTheme(store, 'wgt_nope', {})).rejects.toMatchObject({ code: 'validation_failed', field: 'widget' });
+    await expect(operatorAdmin(store).setWidgetTheme(ANY_ACCOUNT, 'wgt_nope', {})).rejects.toMatchObject({ code: 'validation_failed', field: 'widget' });
   });
 });

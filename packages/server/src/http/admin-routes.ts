@@ -1,5 +1,18 @@
 import {
+  acceptHandoff,
   accountViewSchema,
+  conversationFiltersSchema,
+  conversationMessageSchema,
+  conversationSchema,
+  conversationSummarySchema,
+  getConversation,
+  listConversations,
+  metaSchema,
+  operatorReplyRequestSchema,
+  releaseHandoff,
+  replyAsOperator,
+  resolveConversation,
+  sessionSchema,
   changePassword,
   changePasswordRequestSchema,
   consoleSessionSchema,
@@ -11,6 +24,7 @@ import {
   listOperators,
   loginRequestSchema,
   operatorSchema,
+  parseInput,
   signIn,
   signOut,
   SvcError,
@@ -50,6 +64,27 @@ function signedIn(admin: AdminCaller): NonNullable<Pick<AdminCaller, 'operator' 
 }
 
 const noContent: Route['responses'] = { 204: { description: 'Done; no body.' } };
+
+/** Who answers in the operator's place: the operator, or an admin key under its name. */
+const operatorRef = (admin: AdminCaller) => ({ id: admin.operator?.id ?? null, name: admin.name });
+
+const conversation = `${V1}/conversations/{widgetId}/{sessionId}`;
+const CONVERSATION: ErrorCode[] = ['validation_failed', 'widget_not_found', 'session_not_found'];
+
+/** An operator's action on a conversation, answered with the session after it. */
+const sessionAction = (action: Pick<Route, 'operationId' | 'summary' | 'description' | 'handler'> & { suffix: string }): Route => ({
+  method: 'post',
+  path: `${conversation}/${action.suffix}`,
+  operationId: action.operationId,
+  tag: 'admin',
+  summary: action.summary,
+  description: action.description,
+  auth: 'admin',
+  roles: ANY_OPERATOR,
+  responses: { 200: { schema: envelope(sessionSchema), description: 'The session after the change.' } },
+  errors: [...ADMIN, ...CONVERSATION, 'invalid_json', 'session_not_active'],
+  handler: action.handler,
+});
 
 export const ADMIN_ROUTES: readonly Route[] = [
   {
@@ -162,4 +197,78 @@ export const ADMIN_ROUTES: readonly Route[] = [
     errors: [...ADMIN, ...BODY, 'email_taken'],
     handler: async ({ admin, operators, body }) => ok(describeOperator(await createOperator(operators, admin.accountId, body)), 201),
   },
+  {
+    method: 'get',
+    path: `${V1}/conversations`,
+    operationId: 'adminListConversations',
+    tag: 'admin',
+    summary: 'List conversations',
+    description:
+      "The account's sessions, newest first, each with the start of its last message: the console's inbox. Filter by widget, status, handoff (`requested`, `active`, `none`), rating and creation time; `meta.nextCursor` pages on (null on the last page).",
+    auth: 'admin',
+    roles: ANY_OPERATOR,
+    query: conversationFiltersSchema,
+    responses: {
+      200: {
+        schema: z.object({ data: z.array(conversationSummarySchema), meta: metaSchema.extend({ nextCursor: z.string().nullable() }) }),
+        description: 'A page of conversations.',
+      },
+    },
+    errors: [...ADMIN, 'validation_failed'],
+    handler: async ({ c, admin, conversations, query }) => {
+      const page = await listConversations(conversations, admin.accountId, query);
+      return c.json({ data: page.items, meta: { creditsConsumed: 0, nextCursor: page.nextCursor } });
+    },
+  },
+  {
+    method: 'get',
+    path: conversation,
+    operationId: 'adminGetConversation',
+    tag: 'admin',
+    summary: 'Read a conversation',
+    description: 'The session and its whole history (up to 1,000 messages) with products, forms, credits and, on replies written by a person, their author.',
+    auth: 'admin',
+    roles: ANY_OPERATOR,
+    responses: { 200: { schema: envelope(conversationSchema), description: 'The session and its messages.' } },
+    errors: [...ADMIN, ...CONVERSATION],
+    handler: async ({ admin, conversations, params }) => ok(await getConversation(conversations, admin.accountId, params.widgetId!, params.sessionId!)),
+  },
+  sessionAction({
+    suffix: 'handoff/accept',
+    operationId: 'adminAcceptHandoff',
+    summary: 'Take a conversation over',
+    description:
+      "The caller answers from now on instead of the AI (the handoff becomes `active` under their name; the visitor's widget shows it). Only an active session can be taken over.",
+    handler: async ({ admin, conversations, params }) => ok(await acceptHandoff(conversations, admin.accountId, params.widgetId!, params.sessionId!, operatorRef(admin))),
+  }),
+  {
+    method: 'post',
+    path: `${conversation}/messages`,
+    operationId: 'adminReplyAsOperator',
+    tag: 'admin',
+    summary: 'Reply as a person',
+    description:
+      "Adds the caller's reply to the conversation (taking it over first if nobody has): the visitor's widget shows it at once, signed with the operator's name (an admin key's name for a key).",
+    auth: 'admin',
+    roles: ANY_OPERATOR,
+    body: { schema: operatorReplyRequestSchema, required: true },
+    responses: { 201: { schema: envelope(conversationMessageSchema), description: 'The reply as the history shows it.' } },
+    errors: [...ADMIN, ...BODY, ...CONVERSATION, 'session_not_active'],
+    handler: async ({ admin, conversations, params, body }) =>
+      ok(await replyAsOperator(conversations, admin.accountId, params.widgetId!, params.sessionId!, operatorRef(admin), parseInput(operatorReplyRequestSchema, body).text), 201),
+  },
+  sessionAction({
+    suffix: 'handoff/release',
+    operationId: 'adminReleaseHandoff',
+    summary: 'Give a conversation back to the AI',
+    description: 'Ends the handoff: the AI answers the next visitor message again. A session without a handoff is answered as it is.',
+    handler: async ({ admin, conversations, params }) => ok(await releaseHandoff(conversations, admin.accountId, params.widgetId!, params.sessionId!)),
+  }),
+  sessionAction({
+    suffix: 'resolve',
+    operationId: 'adminResolveConversation',
+    summary: 'Resolve a conversation',
+    description: 'Resolves the session (reason `operator`), ending any handoff. A resolved session is answered as it is; an expired one cannot be resolved (409).',
+    handler: async ({ admin, conversations, params }) => ok(await resolveConversation(conversations, admin.accountId, params.widgetId!, params.sessionId!)),
+  }),
 ];

@@ -1,6 +1,6 @@
 import { Hono, type Handler, type MiddlewareHandler } from 'hono';
 import { requestId } from 'hono/request-id';
-import { defaultIds, parseInput, systemClock, SvcError, type Clock, type Engine, type OperatorContext, type PasswordHasher, type Store } from '@svc/core';
+import { defaultIds, parseInput, systemClock, SvcError, type Clock, type Engine, type OperatorContext, type PasswordHasher, type ReplyFormatter, type Store } from '@svc/core';
 import { scryptPasswords } from '../admin/passwords.js';
 import type { Logger } from 'pino';
 import { createOperations, operationsMiddleware, type Operations } from '../operations/operations.js';
@@ -33,6 +33,10 @@ export interface AppOptions {
   operations?: Operations;
   /** How operator passwords are hashed; scrypt by default. */
   passwords?: PasswordHasher;
+  /** Operators' replies in the caller's reply format (the engine's formatter); Markdown as is when absent. */
+  formatReply?: ReplyFormatter;
+  /** Told when an operator action queued a delivery, so this process's worker sends it at once. */
+  onWork?: (kind: 'delivery') => void;
   /** Caps on open session event streams (per session, per key); default 3 and 1,000. */
   eventStreamLimits?: EventStreamLimits;
   /** Fallback poll of a session's event log, should a notification be lost; default 5,000 ms. */
@@ -118,6 +122,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     },
     operations,
     operators,
+    conversations: { store, clock, ids: defaultIds, formatReply: options.formatReply, onWork: options.onWork },
     trustedProxyHops: Number(options.trustProxy ?? 0),
   };
   for (const route of ROUTES) {
@@ -143,7 +148,7 @@ function checkPathIds(route: Route): MiddlewareHandler<AppEnv> {
   };
 }
 
-type Services = Pick<RouteCall, 'engine' | 'store' | 'openApiDocument' | 'stream' | 'eventStreams' | 'operations' | 'operators'> & { trustedProxyHops: number };
+type Services = Pick<RouteCall, 'engine' | 'store' | 'openApiDocument' | 'stream' | 'eventStreams' | 'operations' | 'operators' | 'conversations'> & { trustedProxyHops: number };
 
 function runRoute(route: Route, { trustedProxyHops, ...services }: Services): Handler<AppEnv> {
   return async (c) => {

@@ -1,12 +1,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { request as httpRequest } from 'node:http';
 import type { Store } from '@svc/core';
-import { createPublicKey } from '../admin/keys.js';
 import { createLogger } from '../logger.js';
 import { listen } from '../node-server.js';
 import { createRuntime } from '../runtime.js';
 import { seedDemo } from '../seed.js';
 import { PRODUCTION_STORES } from '../testing/production-stores.js';
+import { operatorAdmin } from '../admin/operator-admin.js';
+import { ANY_ACCOUNT } from '@svc/core';
 
 // PGlite and PostgreSQL on a shared 2-core machine: generous per-test time, the assertions stay exact.
 vi.setConfig({ testTimeout: 60_000 });
@@ -83,8 +84,8 @@ describe.each(PRODUCTION_STORES)('/demo and CORS preflights on %s (issue 10, def
     const { store, dispose } = await open();
     cleanups.push(dispose);
     const seed = (await seedDemo(store))!;
-    await createPublicKey(store, { widgetId: seed.widgetId, origins: ['https://shop.example'] });
-    const revoked = await createPublicKey(store, { widgetId: seed.widgetId, origins: ['https://old.example'] });
+    await operatorAdmin(store).createPublicKey(ANY_ACCOUNT, { widgetId: seed.widgetId, origins: ['https://shop.example'] });
+    const revoked = await operatorAdmin(store).createPublicKey(ANY_ACCOUNT, { widgetId: seed.widgetId, origins: ['https://old.example'] });
     await store.revokeApiKey(revoked.apiKey.id, new Date());
     const server = await serve(store);
     // The store is never asked for every key.

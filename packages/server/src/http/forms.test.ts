@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_FORMS, createLocalAgent, createScriptedAgent } from '@svc/agents';
 import type { AgentRequest, FormDefinition } from '@svc/core';
-import { setWidgetForms } from '../admin/widgets.js';
 import { createHarness, type Harness } from '../testing/harness.js';
+import { ANY_ACCOUNT } from '@svc/core';
 
 const BOOKING: FormDefinition = {
   id: 'booking',
@@ -26,7 +26,7 @@ async function withForms(options: { agentRuns?: AgentRequest[] } = {}) {
     }),
   });
   local.current = createLocalAgent({ knowledge: h.store });
-  await setWidgetForms(h.store, h.widget.id, [...DEMO_FORMS, BOOKING]);
+  await h.admin.setWidgetForms(ANY_ACCOUNT, h.widget.id, [...DEMO_FORMS, BOOKING]);
   return { h, runs };
 }
 

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPublicKey } from '../admin/keys.js';
 import { createLogger } from '../logger.js';
 import { listen, type RunningServer } from '../node-server.js';
 import { createRuntime } from '../runtime.js';
 import { seedDemo } from '../seed.js';
 import { runFuzz, summaryLine, type Finding, type FuzzTarget } from '../testing/fuzz.js';
 import { PRODUCTION_STORES, type OpenedStore } from '../testing/production-stores.js';
+import { operatorAdmin } from '../admin/operator-admin.js';
+import { ANY_ACCOUNT } from '@svc/core';
 
 /**
  * The seeded fuzz run of issue 10 against a real server on a socket. 3,000 requests by default;
@@ -31,7 +32,7 @@ beforeAll(async () => {
     logger: createLogger('silent'),
   });
   server = await listen(runtime, { port: 0, host: '127.0.0.1' });
-  const { key: publicKey } = await createPublicKey(store, { widgetId: seed.widgetId, origins: [ORIGIN] });
+  const { key: publicKey } = await operatorAdmin(store).createPublicKey(ANY_ACCOUNT, { widgetId: seed.widgetId, origins: [ORIGIN] });
   const post = async (path: string, body: unknown, key = seed.apiKey, origin?: string): Promise<{ data: Record<string, string> }> => {
     const res = await fetch(`${server.url}${path}`, {
       method: 'POST',

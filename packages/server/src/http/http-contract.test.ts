@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createScriptedAgent } from '@svc/agents';
-import { createAccount } from '../admin/accounts.js';
-import { createWidget } from '../admin/widgets.js';
 import { createHarness } from '../testing/harness.js';
+import { ANY_ACCOUNT } from '@svc/core';
 
 describe('authentication (spec 5.1)', () => {
   it('answers 401 missing_api_key without the header', async () => {
@@ -38,20 +37,19 @@ describe('authentication (spec 5.1)', () => {
   it('isolates tenants: another account’s widget and sessions are 404', async () => {
     const h = await createHarness();
     const id = await h.session();
-    const other = await createAccount(h.store, { name: 'Other', credits: 100 });
+    const other = await h.admin.createAccount({ name: 'Other', credits: 100 });
     const otherKey = await h.newKey(['conversations:chat'], other.id);
     const res = await h.get(`${h.base}/${id}`, { key: otherKey });
     expect(res.status).toBe(404);
     expect(res.body.error.code).toBe('widget_not_found');
     expect((await h.post(h.base, { visitorId: 'v' }, { key: otherKey })).status).toBe(404);
-    const otherWidget = await createWidget(h.store, { accountId: other.id, name: 'Theirs' });
+    const otherWidget = await h.admin.createWidget({ accountId: other.id, name: 'Theirs' });
     expect((await h.get(`/widgets/${otherWidget.id}/conversations/${id}`, { key: otherKey })).body.error.code).toBe('session_not_found');
   });
 
   it('accepts a public key on a same-origin request without Origin (browsers omit it), and refuses one from nowhere', async () => {
     const h = await createHarness();
-    const { createPublicKey } = await import('../admin/keys.js');
-    const { key } = await createPublicKey(h.store, { widgetId: h.widget.id, origins: ['http://localhost'] });
+    const { key } = await h.admin.createPublicKey(ANY_ACCOUNT, { widgetId: h.widget.id, origins: ['http://localhost'] });
     const sameOrigin = await h.get('/widget/config', { key, headers: { 'Sec-Fetch-Site': 'same-origin' } });
     expect(sameOrigin.status).toBe(200);
     const noOrigin = await h.get('/widget/config', { key });

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { manualClock, type Scope } from '@svc/core';
-import { createAccount } from '../admin/accounts.js';
-import { createPublicKey } from '../admin/keys.js';
+import { manualClock, type Scope, ANY_ACCOUNT } from '@svc/core';
 import { createHarness, type Harness, type JsonResponse } from '../testing/harness.js';
 
 // Knowledge bases over HTTP (issue #3) and the widget's configuration (issue #6), through the real app.
@@ -102,7 +100,7 @@ describe('knowledge bases: scopes (DESIGN.md section 4)', () => {
     const h = await createHarness();
     const { write } = await keys(h);
     const { kb, documentId } = await stocked(h, write);
-    const { key } = await createPublicKey(h.store, { widgetId: h.widget.id, origins: [ORIGIN] });
+    const { key } = await h.admin.createPublicKey(ANY_ACCOUNT, { widgetId: h.widget.id, origins: [ORIGIN] });
     for (const call of calls(kb, 'bivy-1', documentId)) {
       const res = await send(h, call, key, { Origin: ORIGIN });
       expectError(res, 403, 'insufficient_scope');
@@ -118,7 +116,7 @@ describe('knowledge bases: tenancy', () => {
     const h = await createHarness();
     const { write } = await keys(h);
     const { kb, documentId } = await stocked(h, write);
-    const other = await createAccount(h.store, { name: 'Other', credits: 100 });
+    const other = await h.admin.createAccount({ name: 'Other', credits: 100 });
     const theirs = await h.newKey(['knowledge:write'], other.id);
     const scoped = calls(kb, 'bivy-1', documentId).filter((call) => call.path.startsWith(`/knowledge-bases/${kb}`));
     expect(scoped).toHaveLength(10);
@@ -458,7 +456,7 @@ describe('knowledge bases: the widget answers from them', () => {
 describe('GET /widget/config (DESIGN.md section 7)', () => {
   async function setup() {
     const h = await createHarness();
-    const { key } = await createPublicKey(h.store, { widgetId: h.widget.id, origins: [ORIGIN] });
+    const { key } = await h.admin.createPublicKey(ANY_ACCOUNT, { widgetId: h.widget.id, origins: [ORIGIN] });
     return { h, key };
   }
 

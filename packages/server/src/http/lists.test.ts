@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { createScriptedAgent } from '@svc/agents';
-import { createAccount } from '../admin/accounts.js';
-import { importKnowledgeBase } from '../admin/knowledge.js';
 import { createHarness, type Harness } from '../testing/harness.js';
 
 async function chat(h: Harness, turns: number): Promise<string> {
@@ -114,8 +112,8 @@ describe('GET /knowledge-bases/{kbId}/products (spec 4.8)', () => {
   it('refuses chat-only keys (403) and hides other accounts’ knowledge bases (404)', async () => {
     const h = await createHarness();
     expect((await h.get(`/knowledge-bases/${h.knowledgeBase.id}/products`)).status).toBe(403);
-    const other = await createAccount(h.store, { name: 'Other' });
-    const { knowledgeBase } = await importKnowledgeBase(h.store, { accountId: other.id, content: { products: [{ id: 'x', name: 'X', price: 1 }] } });
+    const other = await h.admin.createAccount({ name: 'Other' });
+    const { knowledgeBase } = await h.admin.importKnowledgeBase({ accountId: other.id, content: { products: [{ id: 'x', name: 'X', price: 1 }] } });
     const key = await h.newKey(['knowledge:write']);
     const res = await h.get(`/knowledge-bases/${knowledgeBase.id}/products`, { key });
     expect(res.status).toBe(404);

@@ -1,14 +1,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createScriptedAgent } from '@svc/agents';
-import { createAccount } from '../admin/accounts.js';
-import { createApiKey, createPublicKey } from '../admin/keys.js';
-import { createWidget } from '../admin/widgets.js';
 import { loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import { listen } from '../node-server.js';
 import { createRuntime } from '../runtime.js';
 import { PRODUCTION_STORES } from '../testing/production-stores.js';
 import type { Store } from '@svc/core';
+import { operatorAdmin } from '../admin/operator-admin.js';
+import { ANY_ACCOUNT } from '@svc/core';
 
 // PGlite and PostgreSQL on a shared 2-core machine: generous per-test time, the assertions stay exact.
 vi.setConfig({ testTimeout: 30_000 });
@@ -43,10 +42,10 @@ async function instance(store: Store, config: { limit: number; trustProxy?: numb
 }
 
 async function seed(store: Store) {
-  const account = await createAccount(store, { name: 'Limits', credits: 10_000 });
-  const widget = await createWidget(store, { accountId: account.id, name: 'Limits' });
-  const { key: serverKey } = await createApiKey(store, { accountId: account.id, scopes: ['conversations:chat', 'knowledge:read'] });
-  const { key: publicKey } = await createPublicKey(store, { widgetId: widget.id, origins: [ORIGIN] });
+  const account = await operatorAdmin(store).createAccount({ name: 'Limits', credits: 10_000 });
+  const widget = await operatorAdmin(store).createWidget({ accountId: account.id, name: 'Limits' });
+  const { key: serverKey } = await operatorAdmin(store).createApiKey({ accountId: account.id, scopes: ['conversations:chat', 'knowledge:read'] });
+  const { key: publicKey } = await operatorAdmin(store).createPublicKey(ANY_ACCOUNT, { widgetId: widget.id, origins: [ORIGIN] });
   return { widgetId: widget.id, serverKey, publicKey };
 }
 

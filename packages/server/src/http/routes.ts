@@ -13,12 +13,12 @@ import {
   rateSessionRequestSchema,
   sendMessageRequestSchema,
   sessionIdSchema,
-  SvcError,
   upsertProductsRequestSchema,
   widgetIdSchema,
   type Engine,
   type EngineResult,
   type ErrorCode,
+  type ConversationPorts,
   type OperatorContext,
   type OperatorRole,
   type PageResult,
@@ -26,7 +26,6 @@ import {
   type Scope,
   type Store,
   type TurnObserver,
-  type WidgetConfig,
 } from '@svc/core';
 import { healthSchema, RESPONSE_SCHEMAS as R } from '../openapi/components.js';
 import { docsPageHtml } from '../openapi/docs-page.js';
@@ -96,6 +95,8 @@ export interface RouteCall {
   admin: AdminCaller;
   /** The ports operator operations run on (sign-in, sessions, operators). */
   operators: OperatorContext;
+  /** The ports of operators' conversation operations (handoff, replies). */
+  conversations: ConversationPorts;
   /** The client's address as the request limiter counts it (trusted proxies applied). */
   clientAddress(): string;
   /** Path parameters, validated against PATH_PARAMETERS. */
@@ -137,6 +138,8 @@ export interface Route {
   /** Callable with a widget public key, which may carry the visitor's identity token (`X-Identity-Token`). */
   identityToken?: boolean;
   paginated?: boolean;
+  /** Query parameters beyond `limit`/`cursor`, for the document (the operation validates them). */
+  query?: z.ZodObject;
   body?: { schema: z.ZodType; required: boolean };
   responses: Partial<Record<200 | 201 | 202 | 204, ResponseSpec>>;
   errors: readonly ErrorCode[];
@@ -356,15 +359,7 @@ export const ROUTES: readonly Route[] = [
     auth: 'key',
     responses: { 200: { schema: R.WidgetConfigResponse, description: "The key's widget." } },
     errors: [...KEYED, 'widget_not_found'],
-    handler: async ({ store, principal }) => {
-      if (principal.kind !== 'public' || !principal.widgetId) {
-        throw new SvcError('insufficient_scope', 'GET /widget/config is for the widget: call it with a pk_live_ public key.');
-      }
-      const widget = await store.getWidget(principal.widgetId);
-      if (!widget) throw new SvcError('widget_not_found', `Widget ${principal.widgetId} was not found.`);
-      const data: WidgetConfig = { widgetId: widget.id, name: widget.name, greeting: widget.greeting, language: widget.language, theme: widget.theme };
-      return { status: 200, data, creditsConsumed: 0 };
-    },
+    handler: ({ engine, principal }) => engine.getWidgetConfig(principal),
   },
   {
     method: 'post',

@@ -3,9 +3,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 // PGlite and PostgreSQL on a shared 2-core machine: generous per-test time, the assertions stay exact.
 vi.setConfig({ testTimeout: 30_000 });
 import { createScriptedAgent } from '@svc/agents';
-import { createPublicKey } from '../admin/keys.js';
 import { createHarness } from '../testing/harness.js';
 import { PRODUCTION_STORES } from '../testing/production-stores.js';
+import { operatorAdmin } from '../admin/operator-admin.js';
+import { ANY_ACCOUNT } from '@svc/core';
 
 const ORIGIN = 'https://shop.example';
 
@@ -20,7 +21,7 @@ describe.each(PRODUCTION_STORES)('session ownership (DESIGN.md section 4) on %s'
     const { store, dispose } = await open();
     cleanups.push(dispose);
     const h = await createHarness({ store, agent: createScriptedAgent(() => ({ content: 'Your order ships tomorrow.' })) });
-    const { key: publicKey } = await createPublicKey(store, { widgetId: h.widget.id, origins: [ORIGIN] });
+    const { key: publicKey } = await operatorAdmin(store).createPublicKey(ANY_ACCOUNT, { widgetId: h.widget.id, origins: [ORIGIN] });
     const asWidget = { key: publicKey, headers: { Origin: ORIGIN } };
     return { h, asWidget };
   }

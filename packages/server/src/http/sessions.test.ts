@@ -74,8 +74,7 @@ describe('POST /widgets/{widgetId}/conversations (spec 3, 4.1)', () => {
 
   it('keeps session ids unique per widget, not globally', async () => {
     const h = await createHarness();
-    const { createWidget } = await import('../admin/widgets.js');
-    const other = await createWidget(h.store, { accountId: h.account.id, name: 'Second' });
+    const other = await h.admin.createWidget({ accountId: h.account.id, name: 'Second' });
     expect((await h.post(h.base, { visitorId: 'v', sessionId: 'same' })).status).toBe(201);
     expect((await h.post(`/widgets/${other.id}/conversations`, { visitorId: 'v', sessionId: 'same' })).status).toBe(201);
   });

@@ -42,7 +42,7 @@ describe('OpenAPI document', () => {
       undocumented: [],
       notMounted: [],
     });
-    expect(new Set(mounted.filter((route) => !route.includes(' /admin/v1/'))).size).toBe(22);
+    expect(new Set(mounted.filter((route) => !route.includes(' /admin/v1/'))).size).toBe(23);
     expect(new Set(mounted.filter((route) => route.includes(' /admin/v1/'))).size).toBe(ADMIN_ROUTES.length);
     expect(mounted).toEqual(expect.arrayContaining(['PUT /knowledge-bases/{kbId}/products/{productId}', 'DELETE /knowledge-bases/{kbId}/documents/{documentId}']));
   });

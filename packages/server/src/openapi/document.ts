@@ -42,6 +42,10 @@ function parameters(endpoint: Route): Json[] {
       },
     );
   }
+  for (const [name, schema] of Object.entries(endpoint.query?.shape ?? {})) {
+    const { description, ...rest } = parameterSchema(schema as z.ZodType) as { description?: string };
+    list.push({ name, in: 'query', required: false, description: description ?? `Only ${name} matching this.`, schema: rest });
+  }
   if (endpoint.identityToken) list.push({ $ref: '#/components/parameters/IdentityToken' });
   if (endpoint.method === 'post' && endpoint.auth === 'key') list.push({ $ref: '#/components/parameters/IdempotencyKey' });
   if (endpoint.auth === 'admin' && endpoint.method !== 'get') list.push({ $ref: '#/components/parameters/CsrfToken' });

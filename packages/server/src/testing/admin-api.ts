@@ -1,7 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { createOperator, defaultIds, systemClock, type Scope, type Store } from '@svc/core';
-import { createAccount } from '../admin/accounts.js';
-import { createApiKey } from '../admin/keys.js';
+import { operatorAdmin } from '../admin/operator-admin.js';
 import { scryptPasswords } from '../admin/passwords.js';
 import { createLogger } from '../logger.js';
 import { listen, type RunningServer } from '../node-server.js';
@@ -58,9 +57,10 @@ export async function startAdminFixture(store: Store, options: { requestsPerMinu
   });
   const server: RunningServer = await listen(runtime, { port: 0, host: '127.0.0.1' });
   const ctx = { store, clock: systemClock, ids: defaultIds, passwords: scryptPasswords() };
+  const admin = operatorAdmin(store);
 
   const account = async (name: string) => {
-    const created = await createAccount(store, { name, credits: 1000 });
+    const created = await admin.createAccount({ name, credits: 1000 });
     const operator = (email: string, role: 'owner' | 'agent') =>
       createOperator(ctx, created.id, { email, name: `${name} ${role}`, role, password: OPERATOR_PASSWORD });
     return { account: created, operator };
@@ -72,7 +72,7 @@ export async function startAdminFixture(store: Store, options: { requestsPerMinu
     a.operator('agent@acme.example', 'agent'),
     b.operator('owner@beta.example', 'owner'),
   ]);
-  const key = async (accountId: string, scopes: Scope[]) => (await createApiKey(store, { accountId, scopes })).key;
+  const key = async (accountId: string, scopes: Scope[]) => (await admin.createApiKey({ accountId, scopes })).key;
   const adminKeyA = await key(a.account.id, ['admin']);
   const chatKeyA = await key(a.account.id, ['conversations:chat', 'knowledge:write']);
 

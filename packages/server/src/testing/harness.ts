@@ -1,11 +1,8 @@
 import { DEMO_KNOWLEDGE, createLocalAgent } from '@svc/agents';
 import { createMemoryStore, type Agent, type Clock, type Scope, type Store } from '@svc/core';
-import { createAccount } from '../admin/accounts.js';
-import { createApiKey } from '../admin/keys.js';
-import { importKnowledgeBase } from '../admin/knowledge.js';
-import { createWidget } from '../admin/widgets.js';
 import { createLogger } from '../logger.js';
 import { createRuntime, type Runtime } from '../runtime.js';
+import { operatorAdmin } from '../admin/operator-admin.js';
 
 export interface HarnessOptions {
   store?: Store;
@@ -51,9 +48,13 @@ export async function createHarness(options: HarnessOptions = {}) {
     agent: options.agent ?? createLocalAgent({ knowledge: store }),
     ...(options.clock ? { clock: options.clock } : {}),
   });
-  const account = await createAccount(store, { name: 'Acme', credits: options.credits ?? 1000 });
-  const { knowledgeBase } = await importKnowledgeBase(store, { accountId: account.id, content: DEMO_KNOWLEDGE });
-  const widget = await createWidget(store, {
+  const admin = operatorAdmin(store, {
+    allowPrivateCallbacks: options.config?.allowPrivateCallbacks ?? false,
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
+  const account = await admin.createAccount({ name: 'Acme', credits: options.credits ?? 1000 });
+  const { knowledgeBase } = await admin.importKnowledgeBase({ accountId: account.id, content: DEMO_KNOWLEDGE });
+  const widget = await admin.createWidget({
     accountId: account.id,
     name: 'Acme Assistant',
     knowledgeBaseIds: [knowledgeBase.id],
@@ -61,7 +62,7 @@ export async function createHarness(options: HarnessOptions = {}) {
   });
 
   const newKey = async (scopes: Scope[], accountId = account.id): Promise<string> =>
-    (await createApiKey(store, { accountId, scopes })).key;
+    (await admin.createApiKey({ accountId, scopes })).key;
   const key = await newKey(['conversations:chat']);
 
   async function request(method: string, path: string, body?: unknown, opts: RequestOptions = {}): Promise<JsonResponse> {
@@ -88,6 +89,8 @@ export async function createHarness(options: HarnessOptions = {}) {
   return {
     store,
     runtime,
+    /** The operator operations on this store, with this harness's clock and callback policy. */
+    admin,
     account,
     widget,
     knowledgeBase,

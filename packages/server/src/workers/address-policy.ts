@@ -137,23 +137,6 @@ export function normaliseHost(hostname: string): string {
 }
 
 /**
- * The URL as listings may show it: user name and password masked. New URLs with credentials are refused, but a key
- * saved before that rule must not print its password in `keys list` or `deliveries list`.
- */
-export function redactCredentials(url: string | null): string | null {
-  if (url === null) return null;
-  try {
-    const parsed = new URL(url);
-    if (parsed.username === '' && parsed.password === '') return url;
-    parsed.username = '***';
-    parsed.password = '';
-    return parsed.toString();
-  } catch {
-    return url;
-  }
-}
-
-/**
  * Why a callback URL is refused under the default policy, or null when it may be used. Names are resolved and
  * checked again at every connection (DNS can change between saving the URL and delivering to it).
  */

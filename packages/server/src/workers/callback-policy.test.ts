@@ -5,12 +5,12 @@ vi.setConfig({ testTimeout: 30_000 });
 import type { LookupAddress } from 'node:dns';
 import { verifyCallback } from '@svc/callbacks';
 import { createScriptedAgent } from '@svc/agents';
-import { createApiKey } from '../admin/keys.js';
 import { createHarness } from '../testing/harness.js';
 import { PRODUCTION_STORES } from '../testing/production-stores.js';
 import { startReceiver } from '../testing/receiver.js';
 import { selfSignedCertificate } from '../testing/test-certificate.js';
 import { policyLookup } from './post-callback.js';
+import { operatorAdmin } from '../admin/operator-admin.js';
 
 const HOST = 'callbacks.example';
 const certificate = selfSignedCertificate(HOST);
@@ -78,7 +78,7 @@ describe.each(PRODUCTION_STORES)('callback delivery with the default policy (%s)
     cleanups.push(receiver.close);
     const port = new URL(receiver.url).port;
     const h = await createHarness({ store, agent: createScriptedAgent(() => ({ content: 'Delivered by policy.' })) });
-    const created = await createApiKey(store, {
+    const created = await operatorAdmin(store).createApiKey({
       accountId: h.account.id,
       scopes: ['conversations:chat'],
       callbackUrl: `https://${HOST}:${port}/hooks/svc`,

@@ -3,11 +3,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { verifyCallback } from '@svc/callbacks';
 import { createScriptedAgent } from '@svc/agents';
-import { CREDIT_BUCKETS } from '@svc/core';
-import { createApiKey } from '../admin/keys.js';
+import { CREDIT_BUCKETS, ANY_ACCOUNT } from '@svc/core';
 import { createHarness, type Harness } from '../testing/harness.js';
 import { startReceiver } from '../testing/receiver.js';
 import type { Workers } from './workers.js';
+import { operatorAdmin } from '../admin/operator-admin.js';
 
 let cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -16,11 +16,10 @@ afterEach(async () => {
 });
 
 async function withCallbacks(h: Harness, receiverUrl: string, options: { retryDelaysMs?: number[] } = {}) {
-  const created = await createApiKey(h.store, {
+  const created = await operatorAdmin(h.store, { allowPrivateCallbacks: true }).createApiKey({
     accountId: h.account.id,
     scopes: ['conversations:chat', 'identity:assert'],
     callbackUrl: receiverUrl,
-    allowPrivateCallbacks: true,
   });
   const workers: Workers = h.runtime.startWorkers({
     allowPrivateCallbacks: true,
@@ -135,9 +134,7 @@ describe('callback mode (spec 4.2, 6)', () => {
     expect(delivery).toMatchObject({ status: 'failed', attempts: 4, lastStatus: 503 });
     const history = await h.get(`${h.base}/${id}/messages`, { key });
     expect(history.body.data.at(-1)).toMatchObject({ role: 'assistant', content: 'kept' });
-
-    const { replayDelivery } = await import('../admin/deliveries.js');
-    await replayDelivery(h.store, delivery!.id);
+    await h.admin.replayDelivery(ANY_ACCOUNT, delivery!.id);
     await receiver.waitFor(5);
   });
 

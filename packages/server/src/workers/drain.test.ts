@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createScriptedAgent } from '@svc/agents';
-import { createApiKey } from '../admin/keys.js';
 import { createHarness } from '../testing/harness.js';
 import { startReceiver } from '../testing/receiver.js';
+import { operatorAdmin } from '../admin/operator-admin.js';
 
 /** A harness whose agent answers only when the test says so, with a callback key and workers running. */
 async function setUp() {
@@ -15,11 +15,10 @@ async function setUp() {
   });
   const h = await createHarness({ agent, config: { allowPrivateCallbacks: true } });
   const receiver = await startReceiver();
-  const { key } = await createApiKey(h.store, {
+  const { key } = await operatorAdmin(h.store, { allowPrivateCallbacks: true }).createApiKey({
     accountId: h.account.id,
     scopes: ['conversations:chat'],
     callbackUrl: receiver.url,
-    allowPrivateCallbacks: true,
   });
   const workers = h.runtime.startWorkers({ allowPrivateCallbacks: true, pollMs: 20 });
   const id = await h.session();

@@ -2,16 +2,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createScriptedAgent } from '@svc/agents';
-import { randomBase62, type Store } from '@svc/core';
+import { randomBase62, type Store, ANY_ACCOUNT } from '@svc/core';
 import { createPostgresStore } from '@svc/store-postgres';
-import { createAccount } from '../admin/accounts.js';
-import { createApiKey, createPublicKey } from '../admin/keys.js';
-import { createWidget } from '../admin/widgets.js';
 import { createLogger } from '../logger.js';
 import { listen, type RunningServer } from '../node-server.js';
 import { createRuntime } from '../runtime.js';
 import { kill, startServiceProcess } from '../testing/processes.js';
 import { createSessions, historyProblems, readTurns, sendTurns, type TurnCall } from '../testing/turn-load.js';
+import { operatorAdmin } from '../admin/operator-admin.js';
 
 const DATABASE_URL = process.env.SVC_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -32,9 +30,9 @@ afterAll(async () => {
 async function setup(): Promise<Setup> {
   const schema = `t_pipe_${randomBase62(8).toLowerCase()}`;
   const store = await createPostgresStore({ connectionString: DATABASE_URL, schema, max: 2 });
-  const account = await createAccount(store, { name: 'Pipeline', credits: 1e9 });
-  const widget = await createWidget(store, { accountId: account.id, name: 'Pipeline' });
-  const { key } = await createApiKey(store, { accountId: account.id, scopes: ['conversations:chat'] });
+  const account = await operatorAdmin(store).createAccount({ name: 'Pipeline', credits: 1e9 });
+  const widget = await operatorAdmin(store).createWidget({ accountId: account.id, name: 'Pipeline' });
+  const { key } = await operatorAdmin(store).createApiKey({ accountId: account.id, scopes: ['conversations:chat'] });
   cleanups.push(async () => {
     await store.close();
     const client = new pg.Client({ connectionString: DATABASE_URL });
@@ -105,7 +103,7 @@ describe('the turn pipeline on PostgreSQL (issue 9)', () => {
     // The first version held a pooled connection per nested advisory lock; about this many requests hung the server.
     const s = await setup();
     const server = await serveInProcess(s);
-    const { key } = await createPublicKey(s.store, { widgetId: s.widgetId, origins: ['https://shop.example'] });
+    const { key } = await operatorAdmin(s.store).createPublicKey(ANY_ACCOUNT, { widgetId: s.widgetId, origins: ['https://shop.example'] });
     const origin = { origin: 'https://shop.example' };
     const base = `${server.url}/widgets/${s.widgetId}/conversations`;
     const sessions = await createSessions(base, key, 12, origin);

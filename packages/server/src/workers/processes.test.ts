@@ -3,11 +3,9 @@ import pg from 'pg';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { randomBase62, type Store } from '@svc/core';
 import { createPostgresStore } from '@svc/store-postgres';
-import { createAccount } from '../admin/accounts.js';
-import { createApiKey } from '../admin/keys.js';
-import { createWidget } from '../admin/widgets.js';
 import { kill, startServiceProcess } from '../testing/processes.js';
 import { startReceiver } from '../testing/receiver.js';
+import { operatorAdmin } from '../admin/operator-admin.js';
 
 const DATABASE_URL = process.env.SVC_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -21,13 +19,12 @@ interface Setup {
 async function setup(receiverUrl: string): Promise<Setup> {
   const schema = `t_proc_${randomBase62(8).toLowerCase()}`;
   const store = await createPostgresStore({ connectionString: DATABASE_URL, schema });
-  const account = await createAccount(store, { name: 'Procs', credits: 1e9 });
-  const widget = await createWidget(store, { accountId: account.id, name: 'Procs' });
-  const { key } = await createApiKey(store, {
+  const account = await operatorAdmin(store).createAccount({ name: 'Procs', credits: 1e9 });
+  const widget = await operatorAdmin(store).createWidget({ accountId: account.id, name: 'Procs' });
+  const { key } = await operatorAdmin(store, { allowPrivateCallbacks: true }).createApiKey({
     accountId: account.id,
     scopes: ['conversations:chat'],
     callbackUrl: receiverUrl,
-    allowPrivateCallbacks: true,
   });
   return { schema, store, widgetId: widget.id, key };
 }

@@ -4,12 +4,10 @@ import { createHmac } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { randomBase62 } from '@svc/core';
 import { createPostgresStore } from '@svc/store-postgres';
-import { createAccount } from '../admin/accounts.js';
-import { createApiKey } from '../admin/keys.js';
-import { runWebhookCommand } from '../admin/webhooks.js';
-import { createWidget } from '../admin/widgets.js';
 import { kill, startServiceProcess } from '../testing/processes.js';
 import { startReceiver } from '../testing/receiver.js';
+import { webhookCommand } from '../testing/webhook-command.js';
+import { operatorAdmin } from '../admin/operator-admin.js';
 
 const DATABASE_URL = process.env.SVC_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -35,10 +33,10 @@ describe('lifecycle webhooks across processes (PostgreSQL)', () => {
       await store.close();
       await dropSchema(schema);
     });
-    const account = await createAccount(store, { name: 'Hooks', credits: 1e6 });
-    const widget = await createWidget(store, { accountId: account.id, name: 'Hooks' });
-    const { key } = await createApiKey(store, { accountId: account.id, scopes: ['conversations:chat'] });
-    const { secret } = (await runWebhookCommand('create', { account: account.id, url: receiver.url }, store, true)).json as { secret: string };
+    const account = await operatorAdmin(store).createAccount({ name: 'Hooks', credits: 1e6 });
+    const widget = await operatorAdmin(store).createWidget({ accountId: account.id, name: 'Hooks' });
+    const { key } = await operatorAdmin(store).createApiKey({ accountId: account.id, scopes: ['conversations:chat'] });
+    const { secret } = (await webhookCommand('create', { account: account.id, url: receiver.url }, store, true)).json as { secret: string };
     const env = { DATABASE_URL, SVC_TEST_SCHEMA: schema };
 
     // An API-only process (no workers): every change commits its event rows, none is sent, then it is killed.

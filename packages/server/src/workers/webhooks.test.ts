@@ -6,13 +6,13 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { LookupAddress } from 'node:dns';
 import { verifyCallback, type LifecycleEvent } from '@svc/callbacks';
 import { createScriptedAgent } from '@svc/agents';
-import type { Store } from '@svc/core';
-import { replayDelivery } from '../admin/deliveries.js';
-import { runWebhookCommand } from '../admin/webhooks.js';
+import { ANY_ACCOUNT, type Store } from '@svc/core';
 import { createHarness } from '../testing/harness.js';
 import { PRODUCTION_STORES } from '../testing/production-stores.js';
 import { startReceiver, type ReceivedDelivery } from '../testing/receiver.js';
 import { selfSignedCertificate } from '../testing/test-certificate.js';
+import { webhookCommand } from '../testing/webhook-command.js';
+import { operatorAdmin } from '../admin/operator-admin.js';
 
 const HOST = 'hooks.example';
 const PUBLIC_ADDRESS: LookupAddress[] = [{ address: '93.184.215.14', family: 4 }];
@@ -62,7 +62,7 @@ async function setup(open: () => Promise<{ store: Store; dispose: () => Promise<
   const port = new URL(receiver.url).port;
   const agent = createScriptedAgent(({ message }) => (message === 'bye' ? { content: 'Goodbye!', sessionEnded: true } : { content: `re ${message}` }));
   const h = await createHarness({ store, agent });
-  const created = (await runWebhookCommand(
+  const created = (await webhookCommand(
     'create',
     { account: h.account.id, url: `https://${HOST}:${port}/svc/webhooks`, ...(options.events ? { events: options.events } : {}) },
     store,
@@ -148,7 +148,7 @@ describe.each(PRODUCTION_STORES)('lifecycle webhooks over real sockets, default 
     const failed = await waitForDelivery(store, (d) => d.webhookId === webhook.id && d.status === 'failed', 'the failed row');
     expect(failed).toMatchObject({ attempts: 4, lastStatus: 500, lastError: 'HTTP 500' });
     expect(receiver.received).toHaveLength(4);
-    await replayDelivery(store, failed.id);
+    await operatorAdmin(store).replayDelivery(ANY_ACCOUNT, failed.id);
     // The running workers pick the replay up at their next poll.
     await receiver.waitFor(5);
     const replayed = receiver.received[4]!;
@@ -159,7 +159,7 @@ describe.each(PRODUCTION_STORES)('lifecycle webhooks over real sockets, default 
 
   it('signs with both secrets during a rotation grace period, then with the new one only', async () => {
     const { h, store, receiver, webhook } = await setup(open, { events: 'session.created' });
-    const rotated = (await runWebhookCommand('rotate-secret', { id: webhook.id, graceSeconds: 3600 }, store, false)).json as {
+    const rotated = (await webhookCommand('rotate-secret', { id: webhook.id, graceSeconds: 3600 }, store, false)).json as {
       secret: string;
       previousSecretValidUntil: string;
     };
@@ -172,7 +172,7 @@ describe.each(PRODUCTION_STORES)('lifecycle webhooks over real sockets, default 
     await verified(overlap!, webhook.secret);
     await verified(overlap!, rotated.secret);
 
-    const immediate = (await runWebhookCommand('rotate-secret', { id: webhook.id, graceSeconds: 0 }, store, false)).json as { secret: string };
+    const immediate = (await webhookCommand('rotate-secret', { id: webhook.id, graceSeconds: 0 }, store, false)).json as { secret: string };
     await h.session({ visitorId: 'visitor-2' });
     const [, after] = await receiver.waitFor(2);
     expect(after!.headers['x-svc-signature']!.split(',')).toHaveLength(1);
@@ -185,7 +185,7 @@ describe.each(PRODUCTION_STORES)('lifecycle webhooks over real sockets, default 
 describe('svc webhooks: the address policy of callback URLs', () => {
   it('refuses http, private addresses and URLs with credentials unless private callbacks are allowed', async () => {
     const h = await createHarness();
-    const create = (url: string, allowPrivate = false) => runWebhookCommand('create', { account: h.account.id, url }, h.store, allowPrivate);
+    const create = (url: string, allowPrivate = false) => webhookCommand('create', { account: h.account.id, url }, h.store, allowPrivate);
     await expect(create('http://hooks.example.com/in')).rejects.toMatchObject({ code: 'validation_failed', field: 'url' });
     await expect(create('https://127.0.0.1/in')).rejects.toMatchObject({ code: 'validation_failed', field: 'url' });
     await expect(create('https://10.0.0.8/in')).rejects.toMatchObject({ code: 'validation_failed', field: 'url' });
@@ -193,13 +193,13 @@ describe('svc webhooks: the address policy of callback URLs', () => {
     await expect(create('https://user:pw@127.0.0.1/in', true)).rejects.toMatchObject({ field: 'url' });
     await expect(create('http://127.0.0.1:4000/in', true)).resolves.toMatchObject({ json: { url: 'http://127.0.0.1:4000/in' } });
     await expect(create('https://[2606:4700:4700::1111]/in')).resolves.toMatchObject({ json: { url: 'https://[2606:4700:4700::1111]/in' } });
-    await expect(runWebhookCommand('create', { account: h.account.id, url: 'https://hooks.example.com/in', events: 'session.created,session.handoff' }, h.store, false)).rejects.toMatchObject({ field: 'events' });
-    const listed = (await runWebhookCommand('list', { account: h.account.id }, h.store, false)).json as Array<Record<string, unknown>>;
+    await expect(webhookCommand('create', { account: h.account.id, url: 'https://hooks.example.com/in', events: 'session.created,session.handoff' }, h.store, false)).rejects.toMatchObject({ field: 'events' });
+    const listed = (await webhookCommand('list', { account: h.account.id }, h.store, false)).json as Array<Record<string, unknown>>;
     expect(listed).toHaveLength(2);
     // Listings never show a secret.
     for (const entry of listed) expect(Object.keys(entry)).toEqual(['id', 'url', 'events', 'createdAt', 'secretRotatedUntil']);
-    await runWebhookCommand('delete', { id: listed[0]!.id as string }, h.store, false);
-    await expect(runWebhookCommand('delete', { id: listed[0]!.id as string }, h.store, false)).rejects.toMatchObject({ code: 'not_found' });
-    expect((await runWebhookCommand('list', { account: h.account.id }, h.store, false)).json).toHaveLength(1);
+    await webhookCommand('delete', { id: listed[0]!.id as string }, h.store, false);
+    await expect(webhookCommand('delete', { id: listed[0]!.id as string }, h.store, false)).rejects.toMatchObject({ code: 'not_found' });
+    expect((await webhookCommand('list', { account: h.account.id }, h.store, false)).json).toHaveLength(1);
   });
 });

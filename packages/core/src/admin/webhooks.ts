@@ -1,20 +1,13 @@
-import type { Clock } from './clock.js';
-import { SvcError } from './errors.js';
-import { randomBase62, type Ids } from './ids.js';
-import type { StoreOps } from './store/store.js';
-import { LIFECYCLE_EVENTS, type LifecycleEventName, type WebhookEndpoint } from './store/webhook-store.js';
+import { SvcError } from '../errors.js';
+import { randomBase62 } from '../ids.js';
+import { LIFECYCLE_EVENTS, type LifecycleEventName, type WebhookEndpoint } from '../store/webhook-store.js';
+import { requireAccount } from './accounts.js';
+import { deliveryUrl, owned, type AccountScope, type AdminContext } from './context.js';
 
 /**
  * Managing lifecycle webhook endpoints (DESIGN.md section 5): the operations behind `svc webhooks …`. The address
  * policy is the server's (it knows whether private callbacks are allowed), passed in as `urlProblem`.
  */
-export interface WebhookAdminContext {
-  store: StoreOps;
-  clock: Clock;
-  ids: Ids;
-  /** Why a URL may not receive deliveries (scheme, credentials, a refused address), or null when it may. */
-  urlProblem: (url: URL) => string | null;
-}
 
 export interface CreatedWebhook {
   webhook: WebhookEndpoint;
@@ -45,26 +38,12 @@ export function parseLifecycleEvents(events: readonly string[] | undefined): Lif
   return LIFECYCLE_EVENTS.filter((event) => names.includes(event));
 }
 
-function parseWebhookUrl(ctx: WebhookAdminContext, url: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new SvcError('validation_failed', `webhook URL "${url}" is not an absolute URL.`, { field: 'url' });
-  }
-  // Names are checked again when each delivery connects (DNS can change); addresses can be refused right away.
-  const problem = ctx.urlProblem(parsed);
-  if (problem) throw new SvcError('validation_failed', `${problem}.`, { field: 'url' });
-  return parsed.toString();
-}
-
 export async function createWebhook(
-  ctx: WebhookAdminContext,
+  ctx: AdminContext,
   input: { accountId: string; url: string; events?: readonly string[] | undefined },
 ): Promise<CreatedWebhook> {
-  const account = await ctx.store.getAccount(input.accountId);
-  if (!account) throw new SvcError('validation_failed', `Account ${input.accountId} does not exist.`, { field: 'account' });
-  const url = parseWebhookUrl(ctx, input.url);
+  const account = await requireAccount(ctx, input.accountId);
+  const url = deliveryUrl(ctx, input.url, { label: 'webhook URL', field: 'url' });
   const events = parseLifecycleEvents(input.events);
   const secret = newSecret();
   const webhook: WebhookEndpoint = {
@@ -81,14 +60,18 @@ export async function createWebhook(
   return { webhook, secret };
 }
 
-export async function listWebhooks(ctx: Pick<WebhookAdminContext, 'store'>, accountId: string): Promise<WebhookEndpoint[]> {
-  const account = await ctx.store.getAccount(accountId);
-  if (!account) throw new SvcError('validation_failed', `Account ${accountId} does not exist.`, { field: 'account' });
+export async function listWebhooks(ctx: AdminContext, accountId: string): Promise<WebhookEndpoint[]> {
+  await requireAccount(ctx, accountId);
   return ctx.store.listWebhooks(accountId);
 }
 
+async function loadOwnWebhook(ctx: AdminContext, scope: AccountScope, id: string): Promise<WebhookEndpoint> {
+  return owned(scope, await ctx.store.getWebhook(id), { code: 'not_found', cliCode: 'not_found', message: `No webhook with id ${id}.`, field: 'id' });
+}
+
 /** Deliveries already queued for it still go out (they carry their URL); their signing fails once it is gone. */
-export async function deleteWebhook(ctx: Pick<WebhookAdminContext, 'store'>, id: string): Promise<void> {
+export async function deleteWebhook(ctx: AdminContext, scope: AccountScope, id: string): Promise<void> {
+  await loadOwnWebhook(ctx, scope, id);
   if (!(await ctx.store.deleteWebhook(id))) throw new SvcError('not_found', `No webhook with id ${id}.`, { field: 'id' });
 }
 
@@ -97,7 +80,8 @@ export async function deleteWebhook(ctx: Pick<WebhookAdminContext, 'store'>, id:
  * signatures, comma-separated), so receivers can switch without losing a delivery. 0 retires it at once.
  */
 export async function rotateWebhookSecret(
-  ctx: WebhookAdminContext,
+  ctx: AdminContext,
+  scope: AccountScope,
   id: string,
   graceSeconds: number = DEFAULT_WEBHOOK_GRACE_SECONDS,
 ): Promise<CreatedWebhook> {
@@ -106,8 +90,7 @@ export async function rotateWebhookSecret(
       field: 'graceSeconds',
     });
   }
-  const webhook = await ctx.store.getWebhook(id);
-  if (!webhook) throw new SvcError('not_found', `No webhook with id ${id}.`, { field: 'id' });
+  const webhook = await loadOwnWebhook(ctx, scope, id);
   const secret = newSecret();
   const now = ctx.clock.now();
   const updated = await ctx.store.setWebhookSecrets(id, {
