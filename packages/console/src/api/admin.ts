@@ -65,7 +65,7 @@ export const admin = {
   importKnowledge: (kbId: string, file: unknown) => call<Record<string, number>>('POST', `/knowledge-bases/${enc(kbId)}/import`, file),
   products: (kbId: string, cursor?: string) => list<Product>(`/knowledge-bases/${enc(kbId)}/products${query({ cursor })}`),
   documents: (kbId: string) => list<KnowledgeDocument>(`/knowledge-bases/${enc(kbId)}/documents`),
-  search: (kbId: string, text: string) => call<SearchHits>('POST', `/knowledge-bases/${enc(kbId)}/search`, { text }),
+  search: (kbId: string, query: string) => call<SearchHits>('POST', `/knowledge-bases/${enc(kbId)}/search`, { query }),
 
   analytics: (params: { from?: string; to?: string; widgetId?: string }) => call<Analytics>('GET', `/analytics${query(params)}`),
 };

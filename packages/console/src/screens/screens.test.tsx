@@ -108,7 +108,7 @@ describe('a knowledge base', () => {
     fireEvent.input(screen.getByRole('searchbox'), { target: { value: 'ship to canada?' } });
     fireEvent.click(screen.getByRole('button', { name: 'Search' }));
     expect(await screen.findByText('We ship to Canada.', { exact: false })).toBeDefined();
-    expect(service.requests.find((request) => request.path.endsWith('/search'))!.body).toEqual({ text: 'ship to canada?' });
+    expect(service.requests.find((request) => request.path.endsWith('/search'))!.body).toEqual({ query: 'ship to canada?' });
   });
 });
 
