@@ -190,12 +190,32 @@ export {
 } from './schemas/operator.js';
 export {
   accountViewSchema,
+  callbackSecretSchema,
   conversationMessageSchema,
   conversationSchema,
   conversationSummarySchema,
+  createdKeySchema,
+  createdWebhookSchema,
+  createKeyRequestSchema,
+  createPublicKeyRequestSchema,
+  createWebhookRequestSchema,
+  createWidgetRequestSchema,
+  deliveryFiltersSchema,
+  deliveryViewSchema,
+  identitySecretSchema,
+  importedKnowledgeSchema,
+  keyViewSchema,
   messagePreviewSchema,
   operatorReplyRequestSchema,
+  productPageQuerySchema,
+  rotateSecretRequestSchema,
+  webhookSecretSchema,
+  webhookViewSchema,
+  widgetFormsRequestSchema,
+  widgetSettingsSchema,
+  widgetViewSchema,
 } from './schemas/admin.js';
+export { describeWidget } from './admin/widget-view.js';
 export type { ChangePasswordRequest, ConsoleSessionView, CreateOperatorRequest, LoginRequest, OperatorView } from './schemas/operator.js';
 export type { ConsoleSession, Operator, OperatorOps, OperatorRole } from './store/operator-store.js';
 export { completedPayload, failedPayload } from './engine/turns/payloads.js';

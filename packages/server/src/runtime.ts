@@ -66,6 +66,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     operations,
     formatReply,
     onWork: (kind) => workers?.wake(kind),
+    allowPrivateCallbacks: config.allowPrivateCallbacks ?? false,
     extraRoutes: (app) => {
       widgetRoutes(store, { publicUrl: config.publicUrl })(app);
       consoleRoutes(app);

@@ -9,6 +9,8 @@ import { loadOwnWidget } from './widgets.js';
 
 export interface CreateKeyInput {
   accountId: string;
+  /** What the owner calls it (1-100 characters); listings show it, and operator replies sent with it are signed with it. */
+  name?: string | undefined;
   scopes: string[];
   callbackUrl?: string | undefined;
   replyFormat?: string | undefined;
@@ -26,6 +28,7 @@ export interface CreatedKey {
 export interface KeyView {
   id: string;
   accountId: string;
+  name: string | null;
   kind: ApiKeyKind;
   prefix: string;
   scopes: Scope[];
@@ -41,6 +44,7 @@ export function describeKey(key: ApiKey): KeyView {
   return {
     id: key.id,
     accountId: key.accountId,
+    name: key.name ?? null,
     kind: key.kind,
     prefix: key.prefix,
     scopes: key.scopes,
@@ -66,7 +70,7 @@ export async function apiKeyRecord(
   ctx: Pick<AdminContext, 'clock' | 'ids'>,
   key: string,
   fields:
-    | { kind: 'secret'; accountId: string; scopes: Scope[]; callbackUrl: string | null; callbackSecret: string | null; replyFormat: ReplyFormat }
+    | { kind: 'secret'; accountId: string; name?: string; scopes: Scope[]; callbackUrl: string | null; callbackSecret: string | null; replyFormat: ReplyFormat }
     | { kind: 'public'; accountId: string; widgetId: string; allowedOrigins: string[] },
 ): Promise<ApiKey> {
   const common = { id: ctx.ids.random('key'), prefix: key.slice(0, 12), hash: await sha256Hex(key), createdAt: ctx.clock.now(), revokedAt: null };
@@ -99,9 +103,19 @@ export async function createApiKey(ctx: AdminContext, input: CreateKeyInput): Pr
     throw new SvcError('validation_failed', `reply format must be one of ${REPLY_FORMATS.join(', ')}.`, { field: 'replyFormat' });
   }
   const callbackUrl = input.callbackUrl === undefined ? null : deliveryUrl(ctx, input.callbackUrl, { label: 'callback URL', field: 'callbackUrl' });
+  const name = input.name?.trim();
+  if (name !== undefined && (name === '' || name.length > 100)) throw new SvcError('validation_failed', 'name must be 1-100 characters.', { field: 'name' });
   const key = newKeyText('secret');
   const callbackSecret = callbackUrl === null ? null : newCallbackSecret();
-  const apiKey = await apiKeyRecord(ctx, key, { kind: 'secret', accountId: account.id, scopes, callbackUrl, callbackSecret, replyFormat });
+  const apiKey = await apiKeyRecord(ctx, key, {
+    kind: 'secret',
+    accountId: account.id,
+    ...(name === undefined ? {} : { name }),
+    scopes,
+    callbackUrl,
+    callbackSecret,
+    replyFormat,
+  });
   await ctx.store.insertApiKey(apiKey);
   return { apiKey, key, callbackSecret };
 }

@@ -24,7 +24,7 @@ describe('webhook endpoint operations', () => {
       id: webhook.id,
       accountId,
       url: 'https://hooks.example.com/in',
-      events: ['session.created', 'session.resolved', 'session.expired', 'session.rated'],
+      events: ['session.created', 'session.resolved', 'session.expired', 'session.rated', 'session.handoff'],
       secret,
       previousSecret: null,
       previousSecretExpiresAt: null,
@@ -33,7 +33,7 @@ describe('webhook endpoint operations', () => {
     const some = await admin.createWebhook({ accountId, url: 'https://hooks.example.com/x', events: ['session.rated', 'session.created', 'session.rated'] });
     expect(some.webhook.events).toEqual(['session.created', 'session.rated']);
 
-    await expect(admin.createWebhook({ accountId, url: 'https://x.example', events: ['session.handoff'] })).rejects.toMatchObject({ field: 'events' });
+    await expect(admin.createWebhook({ accountId, url: 'https://x.example', events: ['session.unknown'] })).rejects.toMatchObject({ field: 'events' });
     await expect(admin.createWebhook({ accountId, url: 'https://x.example', events: [] })).rejects.toMatchObject({ field: 'events' });
     await expect(admin.createWebhook({ accountId, url: 'http://x.example' })).rejects.toMatchObject({ field: 'url', code: 'validation_failed' });
     await expect(admin.createWebhook({ accountId, url: 'not a url' })).rejects.toMatchObject({ field: 'url' });

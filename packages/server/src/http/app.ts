@@ -1,6 +1,7 @@
 import { Hono, type Handler, type MiddlewareHandler } from 'hono';
 import { requestId } from 'hono/request-id';
 import { defaultIds, parseInput, systemClock, SvcError, type Clock, type Engine, type OperatorContext, type PasswordHasher, type ReplyFormatter, type Store } from '@svc/core';
+import { operatorAdmin } from '../admin/operator-admin.js';
 import { scryptPasswords } from '../admin/passwords.js';
 import type { Logger } from 'pino';
 import { createOperations, operationsMiddleware, type Operations } from '../operations/operations.js';
@@ -37,6 +38,8 @@ export interface AppOptions {
   formatReply?: ReplyFormatter;
   /** Told when an operator action queued a delivery, so this process's worker sends it at once. */
   onWork?: (kind: 'delivery') => void;
+  /** Allow http:// and private-network callback and webhook URLs (development, tests). */
+  allowPrivateCallbacks?: boolean;
   /** Caps on open session event streams (per session, per key); default 3 and 1,000. */
   eventStreamLimits?: EventStreamLimits;
   /** Fallback poll of a session's event log, should a notification be lost; default 5,000 ms. */
@@ -122,6 +125,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     },
     operations,
     operators,
+    admin: operatorAdmin(store, { allowPrivateCallbacks: options.allowPrivateCallbacks ?? false, clock }),
     conversations: { store, clock, ids: defaultIds, formatReply: options.formatReply, onWork: options.onWork },
     trustedProxyHops: Number(options.trustProxy ?? 0),
   };
@@ -148,7 +152,7 @@ function checkPathIds(route: Route): MiddlewareHandler<AppEnv> {
   };
 }
 
-type Services = Pick<RouteCall, 'engine' | 'store' | 'openApiDocument' | 'stream' | 'eventStreams' | 'operations' | 'operators' | 'conversations'> & { trustedProxyHops: number };
+type Services = Pick<RouteCall, 'engine' | 'store' | 'openApiDocument' | 'stream' | 'eventStreams' | 'operations' | 'operators' | 'conversations' | 'admin'> & { trustedProxyHops: number };
 
 function runRoute(route: Route, { trustedProxyHops, ...services }: Services): Handler<AppEnv> {
   return async (c) => {
@@ -160,7 +164,7 @@ function runRoute(route: Route, { trustedProxyHops, ...services }: Services): Ha
       ...services,
       c,
       principal: c.get('principal'),
-      admin: c.get('admin'),
+      caller: c.get('admin'),
       clientAddress: () => clientAddress(c, trustedProxyHops),
       params: c.req.param(),
       body,

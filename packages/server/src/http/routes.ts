@@ -7,6 +7,7 @@ import {
   documentRequestSchema,
   formSubmissionRequestSchema,
   knowledgeBaseIdSchema,
+  LABEL_PATTERN,
   knowledgeSearchRequestSchema,
   productBodySchema,
   productSchema,
@@ -18,6 +19,7 @@ import {
   type Engine,
   type EngineResult,
   type ErrorCode,
+  type Admin,
   type ConversationPorts,
   type OperatorContext,
   type OperatorRole,
@@ -59,7 +61,7 @@ import { metricsText, readiness, type Operations } from '../operations/operation
  *   `document: false` keeps an entry (e.g. /docs) out of the OpenAPI document but still in 405 handling.
  */
 
-export type Method = 'get' | 'post' | 'put' | 'delete';
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** The tags of the document, in order, with their descriptions. */
 export const TAGS = {
@@ -74,6 +76,15 @@ export const TAGS = {
 } as const;
 export type Tag = keyof typeof TAGS;
 
+/** A generated id in an admin path: the label rules every id follows, checked before any query. */
+function adminIdSchema(name: string) {
+  return z
+    .string()
+    .min(1, { error: `${name} must not be empty` })
+    .max(128, { error: `${name} must be at most 128 characters` })
+    .regex(LABEL_PATTERN, { error: `${name} is not a valid id: letters, digits and _ - . : @ only` });
+}
+
 /** Every path parameter: validated (pattern, length) before any query, 400 `validation_failed` naming it. */
 export const PATH_PARAMETERS = {
   widgetId: { description: 'The widget (chatbot), e.g. `wgt_…`.', schema: widgetIdSchema },
@@ -81,6 +92,9 @@ export const PATH_PARAMETERS = {
   kbId: { description: 'The knowledge base, e.g. `kb_…`.', schema: knowledgeBaseIdSchema },
   productId: { description: 'The product: the `id` it was given in the catalogue.', schema: productSchema.shape.id },
   documentId: { description: 'The document, e.g. `doc_…`.', schema: documentIdSchema },
+  keyId: { description: 'An API key, e.g. `key_…` (not the key itself).', schema: adminIdSchema('keyId') },
+  webhookId: { description: 'A webhook endpoint, e.g. `whk_…`.', schema: adminIdSchema('webhookId') },
+  deliveryId: { description: 'A callback or webhook delivery, e.g. `dlv_…`.', schema: adminIdSchema('deliveryId') },
 } satisfies Record<string, { description: string; schema: z.ZodType<string> }>;
 export type PathParameter = keyof typeof PATH_PARAMETERS;
 
@@ -92,7 +106,9 @@ export interface RouteCall {
   /** The caller (keyed routes only). */
   principal: Principal;
   /** The operator or admin key (admin routes only). */
-  admin: AdminCaller;
+  caller: AdminCaller;
+  /** The operator operations of core, with this server's address policy. */
+  admin: Admin;
   /** The ports operator operations run on (sign-in, sessions, operators). */
   operators: OperatorContext;
   /** The ports of operators' conversation operations (handoff, replies). */
@@ -636,6 +652,6 @@ export function allowedMethods(routes: readonly Route[], path: string): string[]
     // Browsers preflight keyed routes (CORS).
     if (route.auth === 'key') methods.add('OPTIONS');
   }
-  const order = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS'];
+  const order = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
   return order.filter((method) => methods.has(method));
 }
