@@ -80,6 +80,9 @@ describe('the console', () => {
     await expectAccessible(page, 'widgets');
     await page.getByLabel('Name').fill('Trail Helper');
     await page.getByRole('button', { name: 'Create widget' }).click();
+    // The widget's identity secret is shown once, then the widget opens from the list.
+    await expect.poll(() => page.locator('.secret-value').textContent()).toMatch(/^idsec_/);
+    await page.getByRole('link', { name: 'set up Trail Helper' }).click();
     await page.getByRole('heading', { level: 1, name: 'Widget: Trail Helper' }).waitFor();
 
     // The real widget.js, from this server, in the preview frame: its launcher changes colour as the theme does.
@@ -157,6 +160,46 @@ describe('the console', () => {
     await expect.poll(() => page.getByRole('img', { name: /^How conversations ended\..*Operator: 1 conversations/ }).count()).toBe(1);
     await expectAccessible(page, 'analytics');
     await screenshot(page, 'console-analytics.png');
+  });
+
+  it('imports a knowledge base from a JSON file and searches it; shows new secrets once and revokes a key', async () => {
+    const { page } = await env.visit(`${env.service.url}/console/#/knowledge`);
+    await signIn(page);
+    await page.getByLabel('Name').fill('Trail catalogue');
+    await page.getByRole('button', { name: 'Create knowledge base' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Knowledge base: Trail catalogue' }).waitFor();
+    const file = {
+      products: [{ id: 'ridge-3', name: 'Ridge 3 Tent', price: 329, currency: 'USD', description: 'Roomy for three.' }],
+      documents: [{ title: 'Returns', content: 'Return any item within 60 days for a full refund.' }],
+    };
+    await page.getByLabel(/A JSON file/).setInputFiles({ name: 'trail.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(file)) });
+    await page.getByText(/^Imported trail\.json: 1 products, 1 documents\.$/).waitFor();
+    await page.getByRole('cell', { name: 'Ridge 3 Tent' }).waitFor();
+    await page.getByRole('searchbox').fill('How many days to return an item?');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByText('Return any item within 60 days', { exact: false }).waitFor();
+    await expectAccessible(page, 'knowledge base');
+
+    await page.getByRole('link', { name: 'Keys & webhooks' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Keys and webhooks' }).waitFor();
+    await page.getByLabel('Name (optional)').fill('Shop backend');
+    await page.getByRole('button', { name: 'Create server key' }).click();
+    await expect.poll(() => page.locator('.secret-value').first().textContent()).toMatch(/^sk_live_/);
+    await page.getByLabel('Webhook URL').fill('https://hooks.shop.example/svc');
+    await page.getByRole('button', { name: 'Create webhook' }).click();
+    await expect.poll(() => page.locator('.secret-value').count()).toBe(2);
+    await expectAccessible(page, 'keys with secrets shown');
+    // Listed without their secrets; gone from the page once acknowledged.
+    const listed = await page.locator('table').innerText();
+    const secret = (await page.locator('.secret-value').first().textContent())!;
+    expect(listed).not.toContain(secret);
+    await page.getByRole('button', { name: 'I have copied the secrets' }).click();
+    expect(await page.getByText(secret).count()).toBe(0);
+
+    page.once('dialog', (dialog) => void dialog.accept());
+    const row = page.getByRole('row', { name: /Shop backend/ });
+    await row.getByRole('button', { name: /^Revoke/ }).click();
+    await expect.poll(() => row.innerText()).toMatch(/Revoked/);
   });
 
   it('works on a 390×844 phone: no screen scrolls sideways, the navigation is reachable by keyboard', async () => {

@@ -42,7 +42,8 @@ export const admin = {
 
   widgets: () => list<Widget>('/widgets'),
   widget: (widgetId: string) => call<Widget>('GET', `/widgets/${enc(widgetId)}`),
-  createWidget: (input: { name: string; greeting?: string; language?: string }) => call<Widget>('POST', '/widgets', input),
+  createWidget: (input: { name: string; greeting?: string; language?: string }) => call<Widget & { identitySecret?: string }>('POST', '/widgets', input),
+  rotateIdentitySecret: (widgetId: string) => call<{ identitySecret: string }>('POST', `/widgets/${enc(widgetId)}/identity-secret`, {}),
   updateWidget: (widgetId: string, input: Partial<Pick<Widget, 'name' | 'greeting' | 'language' | 'knowledgeBaseIds'>>) =>
     call<Widget>('PATCH', `/widgets/${enc(widgetId)}`, input),
   setTheme: (widgetId: string, theme: Theme) => call<Widget>('PUT', `/widgets/${enc(widgetId)}/theme`, theme),

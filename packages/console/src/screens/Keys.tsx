@@ -198,7 +198,7 @@ function Webhooks({ onSecret }: { onSecret(shown: Shown): void }) {
       <form class="stack card" onSubmit={submit}>
         <h3>New webhook</h3>
         <label>
-          URL
+          Webhook URL
           <input type="url" required value={url} placeholder="https://example.com/svc-events" onInput={(e) => setUrl(e.currentTarget.value)} />
         </label>
         <Checkboxes legend="Events" values={WEBHOOK_EVENTS} chosen={events} onChange={setEvents} />

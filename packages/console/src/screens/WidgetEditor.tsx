@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { admin } from '../api/admin.js';
 import type { Theme, Widget } from '../api/types.js';
-import { ErrorNote, Loading, Title } from '../components/common.js';
+import { ErrorNote, Loading, SecretOnce, Title } from '../components/common.js';
 import { useAction, useLoad } from '../hooks.js';
 import { previewHash } from '../preview/settings.js';
 import { href } from '../router.js';
@@ -161,6 +161,30 @@ function Settings({ widget, onSaved }: { widget: Widget; onSaved(widget: Widget)
   );
 }
 
+/** A new identity secret for the site's server to sign visitors' tokens with; shown once. */
+function IdentitySecret({ widget }: { widget: Widget }) {
+  const rotate = useAction(admin.rotateIdentitySecret);
+  const [secret, setSecret] = useState<string | null>(null);
+  const run = async (): Promise<void> => {
+    if (!confirm('Issue a new identity secret? Tokens signed with the old one stop working.')) return;
+    const rotated = await rotate.run(widget.id);
+    if (rotated) setSecret(rotated.identitySecret);
+  };
+  return (
+    <div class="stack">
+      <h3>Signed-in visitors</h3>
+      <p class="hint">Your server signs visitors' identity tokens with the widget's identity secret.</p>
+      <div class="row">
+        <button type="button" class="secondary" disabled={rotate.busy} onClick={run}>
+          New identity secret
+        </button>
+      </div>
+      <ErrorNote error={rotate.error} />
+      {secret && <SecretOnce label="Identity secret" value={secret} />}
+    </div>
+  );
+}
+
 function KnowledgeAttachments({ widget, onSaved }: { widget: Widget; onSaved(widget: Widget): void }) {
   const bases = useLoad(() => admin.knowledgeBases(), []);
   const save = useAction(admin.updateWidget);
@@ -214,6 +238,7 @@ export function WidgetEditor({ widgetId }: { widgetId: string }) {
             <Settings widget={widget} onSaved={onSaved} />
             <KnowledgeAttachments widget={widget} onSaved={onSaved} />
           </div>
+          <IdentitySecret widget={widget} />
           <FormsEditor widget={widget} onSaved={onSaved} />
           <EmbedSection widget={widget} />
         </>

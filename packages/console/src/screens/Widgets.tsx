@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { admin } from '../api/admin.js';
-import { ErrorNote, Loading, Title } from '../components/common.js';
+import { ErrorNote, Loading, SecretOnce, Title } from '../components/common.js';
 import { useAction, useLoad } from '../hooks.js';
 import { href } from '../router.js';
 
@@ -8,14 +8,26 @@ export function WidgetList() {
   const widgets = useLoad(() => admin.widgets(), []);
   const [name, setName] = useState('');
   const create = useAction(admin.createWidget);
+  const [created, setCreated] = useState<{ id: string; name: string; identitySecret?: string } | null>(null);
   const submit = async (event: Event): Promise<void> => {
     event.preventDefault();
     const widget = await create.run({ name: name.trim() });
-    if (widget) location.hash = href('widgets', widget.id);
+    if (!widget) return;
+    setName('');
+    setCreated(widget);
+    widgets.reload();
   };
   return (
     <section>
       <Title title="Widgets">Widgets</Title>
+      {created && (
+        <div class="stack" role="status">
+          <p>
+            Widget created: <a href={href('widgets', created.id)}>set up {created.name}</a>
+          </p>
+          {created.identitySecret && <SecretOnce label="Identity secret" value={created.identitySecret} />}
+        </div>
+      )}
       <ErrorNote error={widgets.error} />
       {widgets.loading && !widgets.data && <Loading what="widgets" />}
       {widgets.data && (
