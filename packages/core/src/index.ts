@@ -190,6 +190,7 @@ export {
 } from './schemas/operator.js';
 export {
   accountViewSchema,
+  adminSearchRequestSchema,
   callbackSecretSchema,
   conversationMessageSchema,
   conversationSchema,

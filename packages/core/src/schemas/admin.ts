@@ -4,6 +4,7 @@ import { LIFECYCLE_EVENTS } from '../store/webhook-store.js';
 import { isoDateTime, languageSchema, timezoneSchema } from './common.js';
 import { creditsSchema } from './credits.js';
 import { formDefinitionSchema, surfacedFormSchema } from './form.js';
+import { knowledgeSearchRequestSchema } from './knowledge.js';
 import { contentSchema, messageAuthorSchema } from './message.js';
 import { productSchema } from './product.js';
 import { sessionSchema } from './session.js';
@@ -164,3 +165,11 @@ export const productPageQuerySchema = z.strictObject({
   cursor: z.string().max(512).optional(),
   limit: z.coerce.number({ error: 'limit must be a whole number from 1 to 200' }).int().min(1).max(200).optional(),
 });
+
+/**
+ * `POST /admin/v1/knowledge-bases/{kbId}/search`: the text to look up as `text` (CONTRACTS B), or as `query` like the
+ * public search endpoint.
+ */
+export const adminSearchRequestSchema = knowledgeSearchRequestSchema
+  .extend({ query: knowledgeSearchRequestSchema.shape.query.optional(), text: knowledgeSearchRequestSchema.shape.query.optional() })
+  .refine((body) => body.text !== undefined || body.query !== undefined, { error: 'text is required', path: ['text'] });

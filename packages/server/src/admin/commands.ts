@@ -7,6 +7,7 @@ import type { ServerConfig } from '../config.js';
 import { userDirectory } from '../config.js';
 import { operatorAdmin } from './operator-admin.js';
 import { runOperatorCommand } from './operators-cli.js';
+import { CONVERSATION_OPTIONS, isConversationCommand, runConversationCommand } from './conversations-cli.js';
 
 /**
  * The `svc` administration commands, run against a store: by the CLI on the database directly, or by a running
@@ -47,6 +48,7 @@ export const OPTIONS = {
   events: { type: 'string' },
   'grace-seconds': { type: 'string' },
   email: { type: 'string' },
+  ...CONVERSATION_OPTIONS,
 } as const;
 
 export type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -289,6 +291,7 @@ const COMMANDS: Record<string, (c: CommandContext) => Promise<CommandOutput>> = 
 /** Runs a command against the store; returns what to print (JSON) and a human line. */
 export async function runAdmin(command: string, values: Values, store: Store, config: ServerConfig): Promise<CommandOutput> {
   const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+  if (!run && isConversationCommand(command)) return runConversationCommand(command, values, store, (message) => new UsageError(message));
   if (!run) throw new UsageError(`Unknown command "${command}"`);
   return run({ values, store, config, admin: operatorAdmin(store, { allowPrivateCallbacks: config.allowPrivateCallbacks }) });
 }

@@ -22,7 +22,7 @@ import {
   knowledgeBaseDetailSchema,
   knowledgeBaseSchema,
   knowledgeFileSchema,
-  knowledgeSearchRequestSchema,
+  adminSearchRequestSchema,
   knowledgeSearchResultSchema,
   productPageQuerySchema,
   productSchema,
@@ -406,10 +406,13 @@ const CONFIGURATION_ROUTES: Route[] = [
     operationId: 'adminSearchKnowledge',
     summary: 'Try a search',
     description: "What the AI's retrieval finds for a query in this knowledge base: what it would read to answer. Free.",
-    body: { schema: knowledgeSearchRequestSchema, required: true },
+    body: { schema: adminSearchRequestSchema, required: true },
     responses: { 200: { schema: envelope(knowledgeSearchResultSchema), description: 'Passages and products, best first.' } },
     errors: KB,
-    handler: async ({ caller, admin, params, body }) => ok(await admin.searchKnowledge(caller.accountId, params.kbId!, body)),
+    handler: async ({ caller, admin, params, body }) => {
+      const { text, query, ...options } = parseInput(adminSearchRequestSchema, body);
+      return ok(await admin.searchKnowledge(caller.accountId, params.kbId!, { ...options, query: text ?? query }));
+    },
   }),
 
   owner({
@@ -547,6 +550,7 @@ export const ADMIN_ROUTES: readonly Route[] = [
     errors: [...ADMIN, ...BODY, 'email_taken'],
     handler: async ({ caller, operators, body }) => ok(describeOperator(await createOperator(operators, caller.accountId, body)), 201),
   },
+  ...CONFIGURATION_ROUTES,
   {
     method: 'get',
     path: `${V1}/conversations`,

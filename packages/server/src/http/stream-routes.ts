@@ -82,7 +82,7 @@ function uiMessageFrames(): FrameWriter {
   const chunks = uiMessageChunks();
   return (write, event) => {
     for (const chunk of chunks(event)) write(sseEvent(undefined, chunk));
-    if (event.type !== 'delta') write(UI_MESSAGE_STREAM_DONE);
+    if (event.type === 'completed' || event.type === 'failed' || event.type === 'handoff') write(UI_MESSAGE_STREAM_DONE);
   };
 }
 
@@ -132,7 +132,7 @@ function eventStream(c: Context<AppEnv>, options: RespondOptions, source: EventS
         if (status >= 500) options.logger.error({ requestId: c.get('requestId'), err: event.error }, 'streamed turn failed');
       }
       options.frames(write, event);
-      if (event.type !== 'delta') finish();
+      if (event.type === 'completed' || event.type === 'failed' || event.type === 'handoff') finish();
     });
     try {
       await finished;

@@ -220,6 +220,7 @@ describe('OpenAPI document', () => {
       'session.resolved',
       'session.expired',
       'session.rated',
+      'session.handoff',
     ]);
     for (const [event, schema] of [
       ['message.completed', 'MessageCompletedEvent'],
@@ -228,6 +229,7 @@ describe('OpenAPI document', () => {
       ['session.resolved', 'SessionResolvedEvent'],
       ['session.expired', 'SessionExpiredEvent'],
       ['session.rated', 'SessionRatedEvent'],
+      ['session.handoff', 'SessionHandoffEvent'],
     ] as const) {
       const post = doc.webhooks[event].post;
       expect((post.parameters as Json[]).map((p) => [p.name, p.in, p.required])).toEqual([
@@ -245,7 +247,9 @@ describe('OpenAPI document', () => {
   it('publishes the lifecycle webhook bodies: the get-session view, and why a session was resolved', () => {
     expect(Object.keys(doc.components.schemas.SessionExpiredEvent.properties)).toEqual(['event', 'id', 'deliveryId', 'createdAt', 'data']);
     expect(doc.components.schemas.SessionExpiredEvent.properties.data).toEqual({ $ref: '#/components/schemas/Session' });
-    expect(doc.components.schemas.SessionResolvedEvent.properties.reason).toEqual({ type: 'string', enum: ['ended', 'agent'] });
+    expect(doc.components.schemas.SessionResolvedEvent.properties.reason).toEqual({ type: 'string', enum: ['ended', 'agent', 'operator'] });
+    expect(doc.components.schemas.SessionHandoffEvent.properties.state).toEqual({ type: 'string', enum: ['requested', 'active', 'released'] });
+    expect(doc.components.schemas.Session.properties.handoff).toBeDefined();
     expect(doc.webhooks['session.resolved'].post.tags).toEqual(['Sessions']);
   });
 });

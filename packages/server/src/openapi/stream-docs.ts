@@ -104,8 +104,9 @@ function eventStreamContent(): Json {
       type: 'string',
       description: EVENT_STREAM_DESCRIPTION,
       // JSON Schema's own word for what a string holds: the data line of each event is one of these.
+      // anyOf: the completed and handoff events share their property names (the event name tells them apart).
       contentSchema: {
-        oneOf: [ref('StreamStartEvent'), ref('StreamDeltaEvent'), ref('StreamCompletedEvent'), ref('StreamFailedEvent'), ref('StreamHandoffEvent')],
+        anyOf: [ref('StreamStartEvent'), ref('StreamDeltaEvent'), ref('StreamCompletedEvent'), ref('StreamFailedEvent'), ref('StreamHandoffEvent')],
       },
     },
     example: EVENT_STREAM_EXAMPLE,
