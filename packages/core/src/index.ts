@@ -219,6 +219,7 @@ export {
 export { describeWidget } from './admin/widget-view.js';
 export type { ChangePasswordRequest, ConsoleSessionView, CreateOperatorRequest, LoginRequest, OperatorView } from './schemas/operator.js';
 export type { ConsoleSession, Operator, OperatorOps, OperatorRole } from './store/operator-store.js';
+export type { AnalyticsOps, AnalyticsQuery, LedgerAnalytics, SessionAnalytics } from './store/analytics-store.js';
 export { completedPayload, failedPayload } from './engine/turns/payloads.js';
 export { MAX_TURN_ATTEMPTS } from './engine/turns/run.js';
 export { IDEMPOTENCY_WINDOW_MS } from './engine/turns/accept.js';

@@ -1,5 +1,6 @@
 import type { StoreOps, TurnEvent } from '@svc/core';
 import { accountOps } from './ops/accounts.js';
+import { analyticsOps } from './ops/analytics.js';
 import type { Db } from './ops/db.js';
 import { deliveryOps } from './ops/deliveries.js';
 import { guardOps } from './ops/guards.js';
@@ -36,5 +37,6 @@ export function createSqlOps(
     ...webhookOps(db),
     ...operatorOps(db),
     ...sessionEventOps(db, publish),
+    ...analyticsOps(db),
   };
 }

@@ -7,6 +7,7 @@ import type { Delivery, DeliveryStatus } from '../store/callback-store.js';
 import type { Store } from '../store/store.js';
 import type { WebhookEndpoint } from '../store/webhook-store.js';
 import * as accounts from './accounts.js';
+import * as usage from './analytics.js';
 import type { AccountScope, AdminContext } from './context.js';
 import * as deliveries from './deliveries.js';
 import * as keys from './keys.js';
@@ -61,6 +62,8 @@ export interface Admin {
 
   listDeliveries(scope: AccountScope, query?: { status?: DeliveryStatus; limit?: number }): Promise<Delivery[]>;
   replayDelivery(scope: AccountScope, deliveryId: string): Promise<Delivery>;
+
+  analytics(accountId: string, range: usage.AnalyticsRange): Promise<usage.Analytics>;
 }
 
 /**
@@ -111,5 +114,7 @@ export function createAdmin(options: AdminOptions): Admin {
 
     listDeliveries: (scope, query) => deliveries.listDeliveries(ctx, scope, query),
     replayDelivery: (scope, id) => deliveries.replayDelivery(ctx, scope, id),
+
+    analytics: (accountId, range) => usage.analytics(ctx, accountId, range),
   };
 }

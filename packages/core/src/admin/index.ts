@@ -21,3 +21,5 @@ export type { ImportedKnowledge, KnowledgeFile } from './knowledge.js';
 export { describeDelivery } from './deliveries.js';
 export type { DeliveryView } from './deliveries.js';
 export { redactCredentials } from './redact-url.js';
+export { MAX_ANALYTICS_DAYS } from './analytics.js';
+export type { Analytics, AnalyticsRange } from './analytics.js';

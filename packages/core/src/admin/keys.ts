@@ -89,8 +89,11 @@ function parseScopes(scopes: string[]): Scope[] {
   return [...new Set(scopes)] as Scope[];
 }
 
-/** 43 base62 characters carry 256 bits: at least 32 random bytes' worth (issue: callback secrets). */
-export function newCallbackSecret(): string {
+/**
+ * A secret that signs deliveries (a key's callbacks, a webhook's events). 43 base62 characters carry 256 bits: at
+ * least 32 random bytes' worth (issue: callback secrets).
+ */
+export function newSigningSecret(): string {
   return `whsec_${randomBase62(43)}`;
 }
 
@@ -106,7 +109,7 @@ export async function createApiKey(ctx: AdminContext, input: CreateKeyInput): Pr
   const name = input.name?.trim();
   if (name !== undefined && (name === '' || name.length > 100)) throw new SvcError('validation_failed', 'name must be 1-100 characters.', { field: 'name' });
   const key = newKeyText('secret');
-  const callbackSecret = callbackUrl === null ? null : newCallbackSecret();
+  const callbackSecret = callbackUrl === null ? null : newSigningSecret();
   const apiKey = await apiKeyRecord(ctx, key, {
     kind: 'secret',
     accountId: account.id,
@@ -135,7 +138,7 @@ export async function rotateCallbackSecret(ctx: AdminContext, scope: AccountScop
   if (!apiKey.callbackUrl) {
     throw new SvcError('validation_failed', `Key ${id} has no callback URL, so it has no callback secret.`, { field: 'id' });
   }
-  const callbackSecret = newCallbackSecret();
+  const callbackSecret = newSigningSecret();
   await ctx.store.setApiKeyCallbackSecret(id, callbackSecret);
   return { apiKey: { ...apiKey, callbackSecret }, callbackSecret };
 }

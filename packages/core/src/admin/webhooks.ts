@@ -1,8 +1,8 @@
 import { SvcError } from '../errors.js';
-import { randomBase62 } from '../ids.js';
 import { LIFECYCLE_EVENTS, type LifecycleEventName, type WebhookEndpoint } from '../store/webhook-store.js';
 import { requireAccount } from './accounts.js';
 import { deliveryUrl, owned, type AccountScope, type AdminContext } from './context.js';
+import { newSigningSecret } from './keys.js';
 
 /**
  * Managing lifecycle webhook endpoints (DESIGN.md section 5): the operations behind `svc webhooks …`. The address
@@ -20,8 +20,6 @@ export const MAX_WEBHOOK_GRACE_SECONDS = 7 * 24 * 3600;
 /** Default grace period of a rotation: both secrets sign for a day. */
 export const DEFAULT_WEBHOOK_GRACE_SECONDS = 24 * 3600;
 
-/** 43 base62 characters carry 256 bits, as callback secrets do. */
-const newSecret = (): string => `whsec_${randomBase62(43)}`;
 
 export function parseLifecycleEvents(events: readonly string[] | undefined): LifecycleEventName[] {
   if (events === undefined) return [...LIFECYCLE_EVENTS];
@@ -45,7 +43,7 @@ export async function createWebhook(
   const account = await requireAccount(ctx, input.accountId);
   const url = deliveryUrl(ctx, input.url, { label: 'webhook URL', field: 'url' });
   const events = parseLifecycleEvents(input.events);
-  const secret = newSecret();
+  const secret = newSigningSecret();
   const webhook: WebhookEndpoint = {
     id: ctx.ids.random('whk'),
     accountId: account.id,
@@ -91,7 +89,7 @@ export async function rotateWebhookSecret(
     });
   }
   const webhook = await loadOwnWebhook(ctx, scope, id);
-  const secret = newSecret();
+  const secret = newSigningSecret();
   const now = ctx.clock.now();
   const updated = await ctx.store.setWebhookSecrets(id, {
     secret,

@@ -1,6 +1,7 @@
 import type { Session, StoredMessage, VisitorContext } from '../domain.js';
 import { chunkDocument } from './chunking.js';
 import { resolveByAgent } from '../session-machine.js';
+import { createMemoryAnalyticsOps } from './memory-analytics-ops.js';
 import { createMemoryCallbackOps } from './memory-callback-ops.js';
 import { createMemoryGuardOps } from './memory-guard-ops.js';
 import { createMemoryOperatorOps } from './memory-operator-ops.js';
@@ -23,6 +24,7 @@ export function createMemoryOps(state: MemoryState, publish: (event: TurnEvent) 
     ...createMemoryWebhookOps(state),
     ...createMemoryOperatorOps(state),
     ...createMemorySessionEventOps(state, publish),
+    ...createMemoryAnalyticsOps(state),
     async publishTurnEvent(event) {
       publish(event);
     },

@@ -3,6 +3,7 @@ import type { GuardOps } from './guard-store.js';
 import type { OperatorOps } from './operator-store.js';
 import type { WebhookOps } from './webhook-store.js';
 import type { SessionEventOps } from './session-event-store.js';
+import type { AnalyticsOps } from './analytics-store.js';
 import type {
   Account,
   ApiKey,
@@ -23,7 +24,7 @@ import type {
  * together with {@link Store.transaction}. `insert…` methods reject an id that already exists unless stated
  * otherwise. Returned objects are the caller's: mutating them changes nothing stored.
  */
-export interface StoreOps extends CallbackOps, GuardOps, WebhookOps, SessionEventOps, OperatorOps {
+export interface StoreOps extends CallbackOps, GuardOps, WebhookOps, SessionEventOps, OperatorOps, AnalyticsOps {
   // Accounts and credits
   insertAccount(account: Account): Promise<void>;
   getAccount(id: string): Promise<Account | null>;

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createHarness } from '../testing/harness.js';
 import { allowedMethods, ROUTES } from './routes.js';
-import { ANY_ACCOUNT } from '@svc/core';
 
 /** Issue 10, defects 5 and 8: contract gaps a user hit, each answered as DESIGN.md section 4 says. */
 
@@ -132,7 +131,7 @@ describe('text PostgreSQL cannot store (these answered 500)', () => {
 describe('CORS preflights with malformed ids (found by the fuzz run: 500)', () => {
   it.each(['%E0%A4%A', '%ED%A0%80'])('refuses a preflight for widget %s with 403 JSON', async (widget) => {
     const h = await createHarness();
-    await h.admin.createPublicKey(ANY_ACCOUNT, { widgetId: h.widget.id, origins: ['https://shop.example'] });
+    await h.admin.createPublicKey(h.account.id, { widgetId: h.widget.id, origins: ['https://shop.example'] });
     const res = await h.request('OPTIONS', `/widgets/${widget}/conversations`, undefined, {
       key: null,
       headers: { Origin: 'https://shop.example', 'Access-Control-Request-Method': 'POST' },
@@ -176,7 +175,7 @@ describe('response headers', () => {
   it('lets the widget read a 401 for a bad pk_live_ key: CORS headers on it (the widget saw a network error)', async () => {
     const h = await createHarness();
     const origin = 'https://shop.example';
-    await h.admin.createPublicKey(ANY_ACCOUNT, { widgetId: h.widget.id, origins: [origin] });
+    await h.admin.createPublicKey(h.account.id, { widgetId: h.widget.id, origins: [origin] });
     const res = await h.post(h.base, { visitorId: 'v1' }, { key: 'pk_live_ABCDEFGHIJKLMNOPQRSTUVWXYZ012345', headers: { Origin: origin } });
     expect(res.status).toBe(401);
     expect(res.body.error.code).toBe('invalid_api_key');

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { DEMO_FORMS, createLocalAgent, createScriptedAgent } from '@svc/agents';
 import type { AgentRequest, FormDefinition } from '@svc/core';
 import { createHarness, type Harness } from '../testing/harness.js';
-import { ANY_ACCOUNT } from '@svc/core';
 
 const BOOKING: FormDefinition = {
   id: 'booking',
@@ -26,7 +25,7 @@ async function withForms(options: { agentRuns?: AgentRequest[] } = {}) {
     }),
   });
   local.current = createLocalAgent({ knowledge: h.store });
-  await h.admin.setWidgetForms(ANY_ACCOUNT, h.widget.id, [...DEMO_FORMS, BOOKING]);
+  await h.admin.setWidgetForms(h.account.id, h.widget.id, [...DEMO_FORMS, BOOKING]);
   return { h, runs };
 }
 

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { randomBase62, type Store, ANY_ACCOUNT } from '@svc/core';
+import { randomBase62, type Store } from '@svc/core';
 import { createPostgresStore } from '@svc/store-postgres';
 import { listen, type RunningServer } from '../node-server.js';
 import { createHarness, type Harness } from '../testing/harness.js';
@@ -84,7 +84,7 @@ describe(`seeded fuzz run: ${REQUESTS} requests over a real socket (seed ${SEED}
     store = await createPostgresStore({ connectionString: DATABASE_URL, schema });
     h = await createHarness({ credits: 10_000_000, store });
     server = await listen(h.runtime, { port: 0, host: '127.0.0.1' });
-    publicKey = (await h.admin.createPublicKey(ANY_ACCOUNT, { widgetId: h.widget.id, origins: [origin] })).key;
+    publicKey = (await h.admin.createPublicKey(h.account.id, { widgetId: h.widget.id, origins: [origin] })).key;
     fullKey = await h.newKey(['conversations:chat', 'identity:assert', 'knowledge:read', 'knowledge:write']);
   });
   afterAll(async () => {

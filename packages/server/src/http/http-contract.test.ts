@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createScriptedAgent } from '@svc/agents';
 import { createHarness } from '../testing/harness.js';
-import { ANY_ACCOUNT } from '@svc/core';
 
 describe('authentication (spec 5.1)', () => {
   it('answers 401 missing_api_key without the header', async () => {
@@ -49,7 +48,7 @@ describe('authentication (spec 5.1)', () => {
 
   it('accepts a public key on a same-origin request without Origin (browsers omit it), and refuses one from nowhere', async () => {
     const h = await createHarness();
-    const { key } = await h.admin.createPublicKey(ANY_ACCOUNT, { widgetId: h.widget.id, origins: ['http://localhost'] });
+    const { key } = await h.admin.createPublicKey(h.account.id, { widgetId: h.widget.id, origins: ['http://localhost'] });
     const sameOrigin = await h.get('/widget/config', { key, headers: { 'Sec-Fetch-Site': 'same-origin' } });
     expect(sameOrigin.status).toBe(200);
     const noOrigin = await h.get('/widget/config', { key });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { manualClock, type Scope, ANY_ACCOUNT } from '@svc/core';
+import { manualClock, type Scope } from '@svc/core';
 import { createHarness, type Harness, type JsonResponse } from '../testing/harness.js';
 
 // Knowledge bases over HTTP (issue #3) and the widget's configuration (issue #6), through the real app.
@@ -100,7 +100,7 @@ describe('knowledge bases: scopes (DESIGN.md section 4)', () => {
     const h = await createHarness();
     const { write } = await keys(h);
     const { kb, documentId } = await stocked(h, write);
-    const { key } = await h.admin.createPublicKey(ANY_ACCOUNT, { widgetId: h.widget.id, origins: [ORIGIN] });
+    const { key } = await h.admin.createPublicKey(h.account.id, { widgetId: h.widget.id, origins: [ORIGIN] });
     for (const call of calls(kb, 'bivy-1', documentId)) {
       const res = await send(h, call, key, { Origin: ORIGIN });
       expectError(res, 403, 'insufficient_scope');
@@ -456,7 +456,7 @@ describe('knowledge bases: the widget answers from them', () => {
 describe('GET /widget/config (DESIGN.md section 7)', () => {
   async function setup() {
     const h = await createHarness();
-    const { key } = await h.admin.createPublicKey(ANY_ACCOUNT, { widgetId: h.widget.id, origins: [ORIGIN] });
+    const { key } = await h.admin.createPublicKey(h.account.id, { widgetId: h.widget.id, origins: [ORIGIN] });
     return { h, key };
   }
 

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DefaultChatTransport, readUIMessageStream, type UIMessage } from 'ai';
 import { DEMO_FORMS, createScriptedAgent } from '@svc/agents';
-import { randomBase62, readEventStream, type Store, ANY_ACCOUNT } from '@svc/core';
+import { randomBase62, readEventStream, type Store } from '@svc/core';
 import { createPostgresStore } from '@svc/store-postgres';
 import { listen, type RunningServer } from '../node-server.js';
 import { createHarness, type Harness, type HarnessOptions } from '../testing/harness.js';
@@ -159,7 +159,7 @@ describe('POST …/chat driven by the AI SDK’s own client (DefaultChatTranspor
 
   it('receives a surfaced form as a data-forms part', async () => {
     const { h, url } = await live();
-    await h.admin.setWidgetForms(ANY_ACCOUNT, h.widget.id, DEMO_FORMS);
+    await h.admin.setWidgetForms(h.account.id, h.widget.id, DEMO_FORMS);
     const id = await h.session();
 
     const message = await chat(url, h, id, 'I would like to talk to sales');

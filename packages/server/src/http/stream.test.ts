@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_FORMS, createScriptedAgent } from '@svc/agents';
-import { readEventStream, ANY_ACCOUNT } from '@svc/core';
+import { readEventStream } from '@svc/core';
 import { createLogger } from '../logger.js';
 import { createHarness, type Harness } from '../testing/harness.js';
 import { createApp } from './app.js';
@@ -154,7 +154,7 @@ describe('POST …/messages with response_type "stream" (DESIGN.md section 4)', 
 describe('POST …/form-submissions with response_type "stream"', () => {
   it('streams the answer turn of an accepted submission, and refuses a bad one as JSON before any stream', async () => {
     const h = await createHarness();
-    await h.admin.setWidgetForms(ANY_ACCOUNT, h.widget.id, DEMO_FORMS);
+    await h.admin.setWidgetForms(h.account.id, h.widget.id, DEMO_FORMS);
     const id = await h.session();
     const surfaced = await h.post(`${h.base}/${id}/messages`, { content: 'I would like to talk to sales' });
     const form = surfaced.body.data.forms[0];
@@ -264,7 +264,7 @@ describe('POST …/chat (AI SDK UI message stream)', () => {
   it('takes a widget public key from an allowed origin, and refuses another origin', async () => {
     const h = await createHarness();
     const origin = 'https://shop.example';
-    const { key } = await h.admin.createPublicKey(ANY_ACCOUNT, { widgetId: h.widget.id, origins: [origin] });
+    const { key } = await h.admin.createPublicKey(h.account.id, { widgetId: h.widget.id, origins: [origin] });
     const created = await h.post(h.base, { visitorId: 'browser-1' }, { key, headers: { Origin: origin } });
     const id = created.body.data.sessionId as string;
     const body = { id: 'c', messages: [userMessage('Hello')], trigger: 'submit-message' };

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { verifyCallback } from '@svc/callbacks';
 import { createScriptedAgent } from '@svc/agents';
-import { CREDIT_BUCKETS, ANY_ACCOUNT } from '@svc/core';
+import { CREDIT_BUCKETS } from '@svc/core';
 import { createHarness, type Harness } from '../testing/harness.js';
 import { startReceiver } from '../testing/receiver.js';
 import type { Workers } from './workers.js';
@@ -134,7 +134,7 @@ describe('callback mode (spec 4.2, 6)', () => {
     expect(delivery).toMatchObject({ status: 'failed', attempts: 4, lastStatus: 503 });
     const history = await h.get(`${h.base}/${id}/messages`, { key });
     expect(history.body.data.at(-1)).toMatchObject({ role: 'assistant', content: 'kept' });
-    await h.admin.replayDelivery(ANY_ACCOUNT, delivery!.id);
+    await h.admin.replayDelivery(h.account.id, delivery!.id);
     await receiver.waitFor(5);
   });
 

@@ -1,0 +1,70 @@
+import { CREDIT_BUCKETS, type CreditBucket } from '../credits.js';
+import { SvcError } from '../errors.js';
+import type { SessionAnalytics } from '../store/analytics-store.js';
+import type { AdminContext } from './context.js';
+import { loadOwnWidget } from './widgets.js';
+
+/** The console's usage and analytics screen (DESIGN.md section 10): one account's, over a range of time. */
+export interface Analytics {
+  /** Every UTC day of the range, oldest first, with the conversations started on it (0 included, for charts). */
+  conversationsPerDay: Array<{ date: string; count: number }>;
+  /** How the range's conversations ended; those still active are in none. */
+  resolutions: SessionAnalytics['resolutions'];
+  /** Ratings by value. */
+  ratings: SessionAnalytics['ratings'];
+  /** The share (0..1) of the range's conversations that were ever handed off to an operator. */
+  handoffRate: number;
+  /** Credits charged in the range, per bucket, every bucket listed. */
+  creditsByBucket: Array<{ bucket: CreditBucket; credits: number }>;
+  totals: { conversations: number; messages: number; credits: number };
+}
+
+export interface AnalyticsRange {
+  /** Start of the range (inclusive): a Date or an ISO 8601 date or date-time. */
+  from: Date | string;
+  /** End of the range (exclusive). */
+  to: Date | string;
+  /** Only this widget's conversations and charges. */
+  widgetId?: string | undefined;
+}
+
+const DAY_MS = 86_400_000;
+/** A bound on the work one request asks of the store, and on the points of a chart: a year and a day. */
+export const MAX_ANALYTICS_DAYS = 367;
+
+function instant(value: Date | string, field: 'from' | 'to'): Date {
+  const date = value instanceof Date ? new Date(value.getTime()) : new Date(typeof value === 'string' && value.trim() !== '' ? value : Number.NaN);
+  if (Number.isNaN(date.getTime())) throw new SvcError('validation_failed', `${field} must be an ISO 8601 date or date-time.`, { field });
+  return date;
+}
+
+function everyDay(from: Date, to: Date, counted: Array<{ date: string; count: number }>): Array<{ date: string; count: number }> {
+  const counts = new Map(counted.map((row) => [row.date, row.count]));
+  const days: Array<{ date: string; count: number }> = [];
+  for (let t = Math.floor(from.getTime() / DAY_MS) * DAY_MS; t < to.getTime(); t += DAY_MS) {
+    const date = new Date(t).toISOString().slice(0, 10);
+    days.push({ date, count: counts.get(date) ?? 0 });
+  }
+  return days;
+}
+
+/** Conversations per day, how they ended, ratings, handoff rate and credits by bucket, for `[from, to)`. */
+export async function analytics(ctx: AdminContext, accountId: string, range: AnalyticsRange): Promise<Analytics> {
+  const from = instant(range.from, 'from');
+  const to = instant(range.to, 'to');
+  if (to <= from) throw new SvcError('validation_failed', 'to must be later than from.', { field: 'to' });
+  if (to.getTime() - from.getTime() > MAX_ANALYTICS_DAYS * DAY_MS) {
+    throw new SvcError('validation_failed', `The range may span at most ${MAX_ANALYTICS_DAYS} days.`, { field: 'to' });
+  }
+  if (range.widgetId !== undefined) await loadOwnWidget(ctx, accountId, range.widgetId);
+  const query = { accountId, from, to, now: ctx.clock.now(), ...(range.widgetId === undefined ? {} : { widgetId: range.widgetId }) };
+  const [sessions, ledger] = await Promise.all([ctx.store.analyzeSessions(query), ctx.store.analyzeLedger(query)]);
+  return {
+    conversationsPerDay: everyDay(from, to, sessions.perDay),
+    resolutions: sessions.resolutions,
+    ratings: sessions.ratings,
+    handoffRate: sessions.sessions === 0 ? 0 : sessions.handedOff / sessions.sessions,
+    creditsByBucket: CREDIT_BUCKETS.map((bucket) => ({ bucket, credits: ledger.credits[bucket] })),
+    totals: { conversations: sessions.sessions, messages: sessions.messages, credits: ledger.total },
+  };
+}

@@ -1,0 +1,84 @@
+import { expect, it } from 'vitest';
+import { zeroCredits } from '../../credits.js';
+import type { Session } from '../../domain.js';
+import type { AnalyticsQuery } from '../../store/analytics-store.js';
+import type { Store } from '../../store/store.js';
+import { makeLedgerEntry, makeMessage, makeSession } from '../fixtures.js';
+
+const ACCOUNT = 'acct_an';
+const WIDGET = 'wgt_an';
+const day = (date: string, hour = 12): Date => new Date(`${date}T${String(hour).padStart(2, '0')}:00:00.000Z`);
+
+/** March 2026: sessions on the 2nd (two), the 3rd, and outside the range or the account. */
+const QUERY: AnalyticsQuery = { accountId: ACCOUNT, from: day('2026-03-02', 0), to: day('2026-03-04', 0), now: day('2026-03-10') };
+
+async function session(store: Store, overrides: Partial<Session>): Promise<Session> {
+  const created = makeSession({ accountId: ACCOUNT, widgetId: WIDGET, expiresAt: day('2026-04-01'), ...overrides });
+  await store.insertSession(created);
+  return created;
+}
+
+export function analyticsContract(store: () => Store): void {
+  it('counts sessions per UTC day, how they ended, their ratings and messages, within the range and account only', async () => {
+    const s = store();
+    // Concluded by the agent: a reply marked sessionEnded.
+    const byAgent = await session(s, { id: 'sess_agent', createdAt: day('2026-03-02', 0), status: 'resolved', rating: 'positive', messageCount: 4 });
+    await s.insertMessage(makeMessage({ widgetId: WIDGET, sessionId: byAgent.id, seq: 1, role: 'user', sessionEnded: false, credits: null, usage: null }));
+    await s.insertMessage(makeMessage({ widgetId: WIDGET, sessionId: byAgent.id, seq: 2, sessionEnded: true }));
+    // Ended by the visitor: resolved with no concluding reply.
+    const ended = await session(s, { id: 'sess_ended', createdAt: day('2026-03-02', 23), status: 'resolved', rating: 'negative', messageCount: 2 });
+    await s.insertMessage(makeMessage({ widgetId: WIDGET, sessionId: ended.id, seq: 1, sessionEnded: false }));
+    await session(s, { id: 'sess_expired', createdAt: day('2026-03-03'), status: 'expired', rating: 'positive', messageCount: 1 });
+    // Still marked active but idle past its expiry at `now`: expired, as any read would show it.
+    await session(s, { id: 'sess_idle', createdAt: day('2026-03-03', 1), status: 'active', expiresAt: day('2026-03-04') });
+    await session(s, { id: 'sess_open', createdAt: day('2026-03-03', 2), status: 'active', messageCount: 3 });
+    // Outside: the day after the range, the instant `to`, another account, another widget of the account (kept).
+    await session(s, { id: 'sess_late', createdAt: day('2026-03-04', 0) });
+    await session(s, { id: 'sess_early', createdAt: new Date(day('2026-03-02', 0).getTime() - 1) });
+    await session(s, { id: 'sess_other', accountId: 'acct_other', createdAt: day('2026-03-02') });
+    await session(s, { id: 'sess_w2', widgetId: 'wgt_an2', createdAt: day('2026-03-03'), status: 'resolved', messageCount: 5 });
+
+    expect(await s.analyzeSessions(QUERY)).toEqual({
+      sessions: 6,
+      messages: 15,
+      perDay: [
+        { date: '2026-03-02', count: 2 },
+        { date: '2026-03-03', count: 4 },
+      ],
+      resolutions: { agent: 1, ended: 2, operator: 0, expired: 2 },
+      ratings: { positive: 2, negative: 1 },
+      handedOff: 0,
+    });
+    expect(await s.analyzeSessions({ ...QUERY, widgetId: WIDGET })).toMatchObject({
+      sessions: 5,
+      messages: 10,
+      perDay: [
+        { date: '2026-03-02', count: 2 },
+        { date: '2026-03-03', count: 3 },
+      ],
+      resolutions: { agent: 1, ended: 1, operator: 0, expired: 2 },
+    });
+    expect(await s.analyzeSessions({ ...QUERY, accountId: 'acct_nobody' })).toEqual({
+      sessions: 0,
+      messages: 0,
+      perDay: [],
+      resolutions: { agent: 0, ended: 0, operator: 0, expired: 0 },
+      ratings: { positive: 0, negative: 0 },
+      handedOff: 0,
+    });
+  });
+
+  it('sums ledger credits per bucket and in all, within the range, account and widget', async () => {
+    const s = store();
+    const entry = (id: string, overrides: Parameters<typeof makeLedgerEntry>[0]) => s.insertLedgerEntry(makeLedgerEntry({ id, accountId: ACCOUNT, widgetId: WIDGET, ...overrides }));
+    await entry('led_1', { createdAt: day('2026-03-02'), credits: { ...zeroCredits(), chat: 0.1, retrieval: 1 }, total: 1.1 });
+    await entry('led_2', { createdAt: day('2026-03-03'), credits: { ...zeroCredits(), chat: 0.2, rerank: 0.5 }, total: 0.7 });
+    await entry('led_3', { createdAt: day('2026-03-03'), widgetId: null, operation: 'knowledge.search', credits: { ...zeroCredits(), retrieval: 1 }, total: 1 });
+    await entry('led_late', { createdAt: day('2026-03-04', 0), credits: { ...zeroCredits(), chat: 50 }, total: 50 });
+    await entry('led_other', { accountId: 'acct_other', createdAt: day('2026-03-02'), credits: { ...zeroCredits(), chat: 70 }, total: 70 });
+
+    expect(await s.analyzeLedger(QUERY)).toEqual({ credits: { ...zeroCredits(), chat: 0.3, retrieval: 2, rerank: 0.5 }, total: 2.8 });
+    expect(await s.analyzeLedger({ ...QUERY, widgetId: WIDGET })).toEqual({ credits: { ...zeroCredits(), chat: 0.3, retrieval: 1, rerank: 0.5 }, total: 1.8 });
+    expect(await s.analyzeLedger({ ...QUERY, accountId: 'acct_nobody' })).toEqual({ credits: zeroCredits(), total: 0 });
+  });
+}
