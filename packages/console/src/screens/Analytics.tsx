@@ -5,6 +5,8 @@ import { ErrorNote, formatNumber, Loading, Title } from '../components/common.js
 import { useLoad } from '../hooks.js';
 
 const day = (date: Date): string => date.toISOString().slice(0, 10);
+/** The day after `date` (YYYY-MM-DD), at 00:00 UTC: the API's `to` is exclusive, the form's last day inclusive. */
+const dayAfter = (date: string): string => new Date(Date.parse(`${date}T00:00:00.000Z`) + 86_400_000).toISOString();
 
 /** What visitors and operators did over a period: one chart per question (Plausible's way). */
 export function Analytics() {
@@ -13,7 +15,7 @@ export function Analytics() {
   const [widgetId, setWidgetId] = useState('');
   const widgets = useLoad(() => admin.widgets().then((page) => page.data), []);
   const stats = useLoad(
-    () => admin.analytics({ from: `${from}T00:00:00.000Z`, to: `${to}T23:59:59.999Z`, widgetId: widgetId || undefined }),
+    () => admin.analytics({ from: `${from}T00:00:00.000Z`, to: dayAfter(to), widgetId: widgetId || undefined }),
     [from, to, widgetId],
   );
   const data = stats.data;

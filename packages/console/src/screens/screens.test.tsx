@@ -9,6 +9,7 @@ import { jsonProblem } from './FormsEditor.js';
 import { KnowledgeBaseScreen } from './Knowledge.js';
 import { SCOPES, WEBHOOK_EVENTS } from './Keys.js';
 import { WidgetEditor } from './WidgetEditor.js';
+import { Analytics } from './Analytics.js';
 
 const service = useService();
 
@@ -109,6 +110,31 @@ describe('a knowledge base', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Search' }));
     expect(await screen.findByText('We ship to Canada.', { exact: false })).toBeDefined();
     expect(service.requests.find((request) => request.path.endsWith('/search'))!.body).toEqual({ query: 'ship to canada?' });
+  });
+});
+
+describe('analytics', () => {
+  it('asks for the chosen days (the last one included) and draws each answer as a chart', async () => {
+    service.use(
+      http.get(url('/widgets'), () => page([])),
+      http.get(url('/analytics'), () =>
+        ok({
+          conversationsPerDay: [{ date: '2026-11-01', count: 2 }, { date: '2026-11-02', count: 3 }],
+          resolutions: { agent: 1, ended: 2, operator: 1, expired: 0 },
+          ratings: { positive: 2, negative: 1 },
+          handoffRate: 0.25,
+          creditsByBucket: [{ bucket: 'chat', credits: 7.5 }],
+          totals: { conversations: 5, messages: 21, credits: 7.5 },
+        }),
+      ),
+    );
+    render(<Analytics />);
+    fireEvent.change(await screen.findByLabelText('From'), { target: { value: '2026-11-01' } });
+    fireEvent.change(screen.getByLabelText('To'), { target: { value: '2026-11-02' } });
+    await waitFor(() => expect(service.requests.at(-1)!.path).toBe('/admin/v1/analytics?from=2026-11-01T00%3A00%3A00.000Z&to=2026-11-03T00%3A00%3A00.000Z'));
+    expect(await screen.findByRole('img', { name: /^How conversations ended\. Assistant: 1 conversations; Visitor: 2 conversations; Operator: 1/ })).toBeDefined();
+    expect(screen.getByText('25%')).toBeDefined();
+    expect(screen.getByRole('img', { name: /^Conversations per day\. 5 conversations over 2 days/ })).toBeDefined();
   });
 });
 
