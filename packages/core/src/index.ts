@@ -191,6 +191,8 @@ export {
 export {
   accountViewSchema,
   adminSearchRequestSchema,
+  analyticsQuerySchema,
+  analyticsSchema,
   callbackSecretSchema,
   conversationMessageSchema,
   conversationSchema,
@@ -217,6 +219,8 @@ export {
   widgetViewSchema,
 } from './schemas/admin.js';
 export { describeWidget } from './admin/widget-view.js';
+export { openAccountEvents } from './admin/account-events.js';
+export type { AccountEventFeed } from './admin/account-events.js';
 export type { ChangePasswordRequest, ConsoleSessionView, CreateOperatorRequest, LoginRequest, OperatorView } from './schemas/operator.js';
 export type { ConsoleSession, Operator, OperatorOps, OperatorRole } from './store/operator-store.js';
 export type { AnalyticsOps, AnalyticsQuery, LedgerAnalytics, SessionAnalytics } from './store/analytics-store.js';

@@ -173,3 +173,22 @@ export const productPageQuerySchema = z.strictObject({
 export const adminSearchRequestSchema = knowledgeSearchRequestSchema
   .extend({ query: knowledgeSearchRequestSchema.shape.query.optional(), text: knowledgeSearchRequestSchema.shape.query.optional() })
   .refine((body) => body.text !== undefined || body.query !== undefined, { error: 'text is required', path: ['text'] });
+
+/** `GET /admin/v1/analytics`: a range of time (default the last 30 days) and optionally one widget. */
+export const analyticsQuerySchema = z.strictObject({
+  from: z.string().max(40).optional(),
+  to: z.string().max(40).optional(),
+  widgetId: z.string().min(1).max(128).optional(),
+});
+
+export const analyticsSchema = z.object({
+  /** Every UTC day of the range with the conversations started on it, 0 included. */
+  conversationsPerDay: z.array(z.object({ date: z.string(), count: z.int() })),
+  /** How the range's conversations ended; active ones are in none. */
+  resolutions: z.object({ agent: z.int(), ended: z.int(), operator: z.int(), expired: z.int() }),
+  ratings: z.record(z.string(), z.int()),
+  /** Share (0..1) of the range's conversations that were handed to a person. */
+  handoffRate: z.number().min(0).max(1),
+  creditsByBucket: z.array(z.object({ bucket: z.string(), credits: z.number() })),
+  totals: z.object({ conversations: z.int(), messages: z.int(), credits: z.number() }),
+});

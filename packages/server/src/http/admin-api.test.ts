@@ -178,4 +178,64 @@ describe('admin API: what the console does with it', () => {
     const byKey = await f.call('POST', `/admin/v1/conversations/${widget.id}/${other}/messages`, { key: keyed.body.data.key, body: { text: 'Automated hello' } });
     expect(byKey.body.data.author).toEqual({ type: 'operator', name: 'Helpdesk bot' });
   });
+
+  it('streams the account\'s events live to the inbox, each naming its widget and session, and resumes after Last-Event-ID', async () => {
+    const widget = (await as('POST', '/widgets', { name: 'Live' })).body.data;
+    const agent = await f.signIn('agent@acme.example', undefined, f.freshAddress());
+    const feed = await f.events('/admin/v1/events', { cookie: agent.cookie });
+    expect(feed.res.status).toBe(200);
+    expect(feed.res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+
+    const opened = await fetch(`${f.server.url}/widgets/${widget.id}/conversations`, {
+      method: 'POST',
+      headers: { 'X-API-Key': f.chatKeyA, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ visitorId: 'visitor-live' }),
+    });
+    const { sessionId } = ((await opened.json()) as { data: { sessionId: string } }).data;
+    await f.call('POST', `/admin/v1/conversations/${widget.id}/${sessionId}/messages`, { cookie: agent.cookie, csrf: agent.csrf, body: { text: 'A person is here.' } });
+
+    // The session's creation, its takeover, then the reply.
+    const [started, updated, created] = await feed.next(3);
+    expect([started!.event, updated!.event, created!.event]).toEqual(['session.updated', 'session.updated', 'message.created']);
+    expect(JSON.parse(started!.data)).toMatchObject({ sessionId, widgetId: widget.id, status: 'active', handoff: null });
+    expect(JSON.parse(updated!.data)).toMatchObject({ sessionId, widgetId: widget.id, handoff: { state: 'active' } });
+    expect(JSON.parse(created!.data)).toMatchObject({ widgetId: widget.id, sessionId, content: 'A person is here.', author: { type: 'operator', name: 'Acme agent' } });
+    expect(Number(created!.id)).toBeGreaterThan(Number(updated!.id));
+    await feed.close();
+
+    // Resuming after the first event replays exactly what followed it; another account's feed sees none of it.
+    const resumed = await f.events('/admin/v1/events', { cookie: agent.cookie, headers: { 'Last-Event-ID': updated!.id! } });
+    expect((await resumed.next(1)).map((event) => event.id)).toEqual([created!.id]);
+    await resumed.close();
+    const ownerB = await f.signIn('owner@beta.example', undefined, f.freshAddress());
+    const other = await f.events('/admin/v1/events', { cookie: ownerB.cookie, headers: { 'Last-Event-ID': '0' } });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(other.received).toEqual([]);
+    await other.close();
+    expect((await f.call('GET', '/admin/v1/events', { cookie: agent.cookie, headers: { 'Last-Event-ID': 'abc' } })).body.error.field).toBe('Last-Event-ID');
+  });
+
+  it('answers analytics for a range: conversations per day, resolutions, handoff rate and credits by bucket', async () => {
+    const widget = (await as('POST', '/widgets', { name: 'Counted' })).body.data;
+    for (const visitorId of ['v1', 'v2']) {
+      await fetch(`${f.server.url}/widgets/${widget.id}/conversations`, {
+        method: 'POST',
+        headers: { 'X-API-Key': f.chatKeyA, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ visitorId }),
+      });
+    }
+    const today = new Date().toISOString().slice(0, 10);
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    const res = await as('GET', `/analytics?from=${today}&to=${tomorrow}&widgetId=${widget.id}`);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({
+      conversationsPerDay: [{ date: today, count: 2 }],
+      handoffRate: 0,
+      totals: { conversations: 2 },
+      creditsByBucket: expect.arrayContaining([expect.objectContaining({ bucket: 'chat' })]),
+    });
+    expect((await as('GET', '/analytics')).body.data.conversationsPerDay).toHaveLength(30);
+    expect((await as('GET', `/analytics?from=${tomorrow}&to=${today}`)).body.error.field).toBe('to');
+    expect((await as('GET', '/analytics?widgetId=wgt_other')).body.error.code).toBe('widget_not_found');
+  });
 });

@@ -1,5 +1,8 @@
 import {
   acceptHandoff,
+  analyticsQuerySchema,
+  analyticsSchema,
+  openAccountEvents,
   callbackSecretSchema,
   createdKeySchema,
   createdWebhookSchema,
@@ -67,6 +70,7 @@ import {
 } from '@svc/core';
 import { z } from 'zod';
 import { assertSameOrigin, clearConsoleCookie, setConsoleCookie, type AdminCaller } from './admin-auth.js';
+import { streamEventLog } from './session-event-stream.js';
 import type { Route } from './routes.js';
 
 /**
@@ -417,6 +421,25 @@ const CONFIGURATION_ROUTES: Route[] = [
 
   owner({
     method: 'get',
+    path: `${V1}/analytics`,
+    operationId: 'adminGetAnalytics',
+    summary: 'Usage and analytics',
+    description:
+      'For `[from, to)` (ISO 8601 dates or date-times; default the last 30 UTC days, today included; at most 367 days), optionally one widget: conversations per day, how they ended (agent, ended by the visitor\'s side, operator, expired), ratings, the share handed to a person, credits by bucket and totals.',
+    query: analyticsQuerySchema,
+    responses: { 200: { schema: envelope(analyticsSchema), description: 'The figures.' } },
+    errors: ['validation_failed', 'widget_not_found'],
+    handler: async ({ caller, admin, operators, query }) => {
+      const { from, to, widgetId } = parseInput(analyticsQuerySchema, query);
+      const now = operators.clock.now();
+      // The last 30 UTC days, today included.
+      const start = from ?? new Date(Math.floor(now.getTime() / 86_400_000) * 86_400_000 - 29 * 86_400_000).toISOString();
+      const end = to ?? now.toISOString();
+      return ok(await admin.analytics(caller.accountId, { from: start, to: end, widgetId }));
+    },
+  }),
+  owner({
+    method: 'get',
     path: `${V1}/deliveries`,
     operationId: 'adminListDeliveries',
     summary: 'List deliveries',
@@ -610,6 +633,30 @@ export const ADMIN_ROUTES: readonly Route[] = [
     errors: [...ADMIN, ...BODY, ...CONVERSATION, 'session_not_active'],
     handler: async ({ caller, conversations, params, body }) =>
       ok(await replyAsOperator(conversations, caller.accountId, params.widgetId!, params.sessionId!, operatorRef(caller), parseInput(operatorReplyRequestSchema, body).text), 201),
+  },
+  {
+    method: 'get',
+    path: `${V1}/events`,
+    operationId: 'adminAccountEvents',
+    tag: 'admin',
+    summary: "The account's live events",
+    description:
+      "Server-sent events of every conversation of the account, for the console's live inbox: `message.created` (every message, the visitor's too) and `session.updated` (status, handoff, rating), with the session stream's data plus `widgetId` and `sessionId`. Each event's `id` resumes the feed after it in `Last-Event-ID`, with no gap and no repeat; without it the feed starts now. A `: ping` comment every 15 s keeps it open.",
+    auth: 'admin',
+    roles: ANY_OPERATOR,
+    responses: { 200: { schema: z.string(), description: 'The event stream.', contentType: 'text/event-stream' } },
+    errors: [...ADMIN, 'validation_failed'],
+    handler: async ({ c, caller, store, eventStreams }) => {
+      const feed = await openAccountEvents({ store }, caller.accountId, c.req.header('last-event-id'));
+      // Per caller: a few tabs of one operator (or scripts of one key), not a whole team, share a cap.
+      const holder = caller.operator?.id ?? caller.keyId!;
+      const release = eventStreams.slots.acquire(holder, `account-feed\u0000${holder}`);
+      return streamEventLog(
+        c,
+        { store, after: feed.after, read: feed.read, wakesOn: (event) => event.type === 'session-event' && event.accountId === caller.accountId, release },
+        eventStreams,
+      );
+    },
   },
   sessionAction({
     suffix: 'handoff/release',

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import { SvcError, type Engine, type Principal, type Store } from '@svc/core';
+import { SvcError, type Engine, type Principal, type Store, type StreamedSessionEvent, type TurnEvent } from '@svc/core';
 import type { Logger } from 'pino';
 import type { AppEnv } from './auth.js';
 
@@ -77,13 +77,41 @@ export async function sessionEventStream(
 ): Promise<Response> {
   const feed = await call.engine.openSessionEvents(call.principal, call.widgetId, call.sessionId, c.req.header('last-event-id'));
   const release = options.slots.acquire(call.principal.keyId, `${feed.widgetId}\u0000${feed.sessionId}`);
+  return streamEventLog(
+    c,
+    {
+      store: call.store,
+      after: feed.after,
+      read: feed.read,
+      wakesOn: (event) => event.type === 'session-event' && event.widgetId === feed.widgetId && event.sessionId === feed.sessionId,
+      release,
+    },
+    options,
+  );
+}
+
+/** An event log to stream: where to start, how to read on from a position, which store notifications mean "read again". */
+export interface EventLogSource {
+  store: Store;
+  after: string | null;
+  read(after: string | null, limit: number): Promise<{ events: StreamedSessionEvent[]; next: string | null }>;
+  wakesOn(event: TurnEvent): boolean;
+  /** Gives the stream's slot back when it ends. */
+  release(): void;
+}
+
+/**
+ * Streams an event log as server-sent events (a session's, or an account's for the console): each event with its
+ * log id, read when the store says the log grew and by a fallback poll, one reader at a time.
+ */
+export function streamEventLog(c: Context<AppEnv>, source: EventLogSource, options: EventStreamOptions): Response {
   c.header('X-Accel-Buffering', 'no');
   c.header('Cache-Control', 'no-store');
   return streamSSE(c, async (stream) => {
     const write = (frame: string): void => {
       void stream.write(frame);
     };
-    let position = feed.after;
+    let position = source.after;
     let closed = false;
     let reading: Promise<void> | null = null;
     let again = false;
@@ -100,14 +128,14 @@ export async function sessionEventStream(
             again = false;
             for (;;) {
               if (closed) return;
-              const { events, next } = await feed.read(position, PAGE);
+              const { events, next } = await source.read(position, PAGE);
               for (const event of events) write(`id: ${event.id}\nevent: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`);
               if (next === position) break;
               position = next;
             }
           } while (again);
         } catch (error) {
-          options.logger.error({ requestId: c.get('requestId'), err: error }, 'session event stream read failed');
+          options.logger.error({ requestId: c.get('requestId'), err: error }, 'event stream read failed');
         } finally {
           reading = null;
         }
@@ -117,8 +145,8 @@ export async function sessionEventStream(
 
     let finish!: () => void;
     const finished = new Promise<void>((resolve) => (finish = resolve));
-    const unsubscribe = call.store.subscribeTurnEvents((event) => {
-      if (event.type === 'session-event' && event.widgetId === feed.widgetId && event.sessionId === feed.sessionId) void pump();
+    const unsubscribe = source.store.subscribeTurnEvents((event) => {
+      if (source.wakesOn(event)) void pump();
     });
     const poll = setInterval(() => void pump(), options.pollMs ?? 5_000);
     const keepAlive = setInterval(() => write(': ping\n\n'), options.keepAliveMs ?? 15_000);
@@ -136,7 +164,7 @@ export async function sessionEventStream(
       unsubscribe();
       clearInterval(poll);
       clearInterval(keepAlive);
-      release();
+      source.release();
     }
   });
 }

@@ -1,10 +1,30 @@
 import { request as httpRequest } from 'node:http';
-import { createOperator, defaultIds, systemClock, type Scope, type Store } from '@svc/core';
+import { createOperator, defaultIds, readEventStream, systemClock, type Scope, type ServerSentEvent, type Store } from '@svc/core';
 import { operatorAdmin } from '../admin/operator-admin.js';
 import { scryptPasswords } from '../admin/passwords.js';
 import { createLogger } from '../logger.js';
 import { listen, type RunningServer } from '../node-server.js';
 import { createRuntime, type Runtime } from '../runtime.js';
+
+/** Reads an event stream's first half second, then hangs up. */
+async function firstMoments(res: Response, controller: AbortController): Promise<string> {
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  const stop = setTimeout(() => controller.abort(), 500);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+  } catch {
+    // Aborted: the stream was read for as long as wanted.
+  } finally {
+    clearTimeout(stop);
+  }
+  return text;
+}
 
 /** The password of every operator the fixture creates. */
 export const OPERATOR_PASSWORD = 'correct horse battery staple';
@@ -94,8 +114,10 @@ export async function startAdminFixture(store: Store, options: { requestsPerMinu
       body = JSON.stringify(opts.body);
       headers['Content-Type'] = 'application/json';
     }
-    const res = await fetch(`${server.url}${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
-    const text = await res.text();
+    const controller = new AbortController();
+    const res = await fetch(`${server.url}${path}`, { method, headers, signal: controller.signal, ...(body === undefined ? {} : { body }) });
+    // An event stream never ends: what it sent in its first moments is its answer here.
+    const text = res.headers.get('content-type')?.startsWith('text/event-stream') ? await firstMoments(res, controller) : await res.text();
     let parsed: unknown = text;
     try {
       parsed = JSON.parse(text);
@@ -103,6 +125,32 @@ export async function startAdminFixture(store: Store, options: { requestsPerMinu
       // Non-JSON bodies (204) stay text.
     }
     return { status: res.status, headers: res.headers, body: parsed, text };
+  }
+
+  /** An event stream opened with `opts`: the events as they come, until `close()`. */
+  async function events(path: string, opts: CallOptions = {}) {
+    const controller = new AbortController();
+    const headers: Record<string, string> = { 'X-Forwarded-For': opts.address ?? '192.0.2.1', ...opts.headers };
+    if (opts.cookie) headers.Cookie = opts.cookie;
+    if (opts.key) headers.Authorization = `Bearer ${opts.key}`;
+    const res = await fetch(`${server.url}${path}`, { headers, signal: controller.signal });
+    const received: ServerSentEvent[] = [];
+    const reading = res.body ? (async () => {
+      for await (const event of readEventStream(res.body!)) received.push(event);
+    })().catch(() => undefined) : Promise.resolve();
+    return {
+      res,
+      received,
+      async next(count: number, timeoutMs = 10_000): Promise<ServerSentEvent[]> {
+        const deadline = Date.now() + timeoutMs;
+        while (received.length < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+        return received.slice(0, count);
+      },
+      async close() {
+        controller.abort();
+        await reading;
+      },
+    };
   }
 
   async function signIn(email: string, password = OPERATOR_PASSWORD, address?: string): Promise<Console> {
@@ -145,6 +193,7 @@ export async function startAdminFixture(store: Store, options: { requestsPerMinu
     chatKeyA,
     freshAddress,
     call,
+    events,
     signIn,
     rawSignIn,
     close: () => server.close(),
