@@ -103,7 +103,7 @@ export function adminAuth(ctx: Pick<OperatorContext, 'store' | 'clock'>): Middle
       if (record.kind !== 'secret' || !record.scopes.includes('admin')) {
         throw new SvcError('insufficient_scope', 'The admin API needs a server key with the admin scope (or a console session).');
       }
-      c.set('admin', { accountId: record.accountId, role: 'owner', operator: null, session: null, keyId: record.id, name: record.name ?? 'API' });
+      c.set('admin', { accountId: record.accountId, role: 'owner', operator: null, session: null, keyId: record.id, name: record.name ?? 'Support' });
       return next();
     }
     const token = getCookie(c, CONSOLE_COOKIE);
