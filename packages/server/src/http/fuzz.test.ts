@@ -107,6 +107,10 @@ describe(`seeded fuzz run: ${REQUESTS} requests over a real socket (seed ${SEED}
       kbId: () => h.knowledgeBase.id,
       productId: () => pick(['p1', 'p2', 'tent-1']),
       documentId: () => pick(['doc_missing', 'doc_x']),
+      // The admin routes' own ids: unknown ones, which must answer 4xx like any other.
+      keyId: () => pick(['key_missing', 'key_x']),
+      webhookId: () => pick(['whk_missing', 'whk_x']),
+      deliveryId: () => pick(['dlv_missing', 'dlv_x']),
     };
 
     function mutate(body: Record<string, unknown>): unknown {
