@@ -5,6 +5,7 @@
  *                      core
  *     store-postgres  agents  client  callbacks
  *            server             widget
+ *                              console
  *
  * The allowed arrows form a DAG, so a cycle between packages is an arrow these rules refuse. `examples/` and
  * `e2e/` sit on top: they may use any package, and no package may use them.
@@ -17,6 +18,8 @@ const BELOW = {
   client: ['core'],
   server: ['core', 'store-postgres', 'agents'],
   widget: ['core', 'client'],
+  // Types only: the admin API's views (core) and the widget's options (its preview).
+  console: ['core', 'widget'],
 };
 
 /** Test files may reach further for what they check against, never for what the package itself runs. */

@@ -11,6 +11,7 @@ export default [
   'packages/server',
   'packages/client',
   'packages/widget',
+  'packages/console',
   'examples/*',
   'e2e',
   'packaging',

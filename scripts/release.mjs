@@ -6,10 +6,10 @@
  *   node DIR/dist/cli.js start                  one Node process, no pnpm, tsx or Vite at run time
  *
  * 1. builds @svc/server and the workspace packages it runs on, the widget bundle included (types are skipped:
- *    the directory runs JavaScript);
+ *    the directory runs JavaScript), and the console's static files;
  * 2. `pnpm deploy --prod`: a copy of @svc/server with production dependencies only, the workspace packages copied
  *    in with their built `dist/`, from the lockfile;
- * 3. checks that the entry point and the widget bundle are there.
+ * 3. checks that the entry point, the widget bundle and the console are there.
  * The Dockerfile and CI's release test both run exactly this.
  */
 import { spawnSync } from 'node:child_process';
@@ -45,7 +45,7 @@ function pnpm(args, env = {}) {
   }
 }
 
-step('build @svc/server and its workspace dependencies (widget included)');
+step('build @svc/server and its workspace dependencies (widget and console included)');
 pnpm(['--filter', '@svc/server...', 'run', 'build'], { SVC_SKIP_DTS: '1' });
 
 step(`deploy production dependencies to ${out}`);
@@ -54,7 +54,7 @@ rmSync(out, { recursive: true, force: true });
 pnpm(['--config.inject-workspace-packages=true', '--filter', '@svc/server', 'deploy', '--prod', '--prefer-offline', out]);
 
 step('check');
-const required = ['dist/cli.js', 'node_modules/@svc/widget/dist/widget.js', 'node_modules/@svc/core/dist/index.js'];
+const required = ['dist/cli.js', 'node_modules/@svc/widget/dist/widget.js', 'node_modules/@svc/console/dist/index.html', 'node_modules/@svc/core/dist/index.js'];
 const missing = required.filter((path) => !existsSync(join(out, path)));
 if (missing.length > 0) {
   process.stderr.write(`release: missing from ${out}: ${missing.join(', ')}\n`);

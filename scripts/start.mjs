@@ -19,6 +19,7 @@ const PACKAGES = [
   { name: '@svc/agents', dir: 'packages/agents', output: 'dist/index.js' },
   { name: '@svc/client', dir: 'packages/client', output: 'dist/identity.js' },
   { name: '@svc/widget', dir: 'packages/widget', output: 'dist/widget.js' },
+  { name: '@svc/console', dir: 'packages/console', output: 'dist/index.html' },
   { name: '@svc/server', dir: 'packages/server', output: 'dist/cli.js' },
 ];
 
@@ -34,7 +35,7 @@ function newestMtime(path) {
 function isStale({ dir, output }) {
   const built = join(root, dir, output);
   if (!existsSync(built)) return true;
-  const inputs = ['src', 'package.json', 'tsup.config.ts', 'vite.config.ts'].map((p) => newestMtime(join(root, dir, p)));
+  const inputs = ['src', 'package.json', 'tsup.config.ts', 'vite.config.ts', 'index.html', 'preview.html'].map((p) => newestMtime(join(root, dir, p)));
   return Math.max(...inputs) > statSync(built).mtimeMs;
 }
 

@@ -51,6 +51,25 @@ describe('npm-packed packages', () => {
     expect(Object.keys(client.dependencies)).not.toContain('@svc/core');
   });
 
+  it('ship the console (the server depends on it) as its built pages and hashed assets only, with nothing to install', () => {
+    const dir = join(ROOT, 'packages/console');
+    rmSync(join(dir, 'dist'), { recursive: true, force: true });
+    run('npm', ['pack', '--pack-destination', work], { cwd: dir });
+    const tarball = join(work, 'svc-console-0.1.0.tgz');
+    const files = execFileSync('tar', ['tzf', tarball], { encoding: 'utf8' }).split('\n').filter(Boolean);
+    expect(files).toEqual(expect.arrayContaining(['package/LICENSE', 'package/README.md', 'package/dist/index.html', 'package/dist/preview.html']));
+    expect(files.some((f) => f.startsWith('package/src/'))).toBe(false);
+    // The page names its assets; each is in the tarball.
+    const page = execFileSync('tar', ['xzf', tarball, '-O', 'package/dist/index.html'], { encoding: 'utf8' });
+    const assets = [...page.matchAll(/"\/console\/(assets\/[^"]+)"/g)].map((match) => `package/dist/${match[1]}`);
+    expect(assets.length).toBeGreaterThan(0);
+    expect(files).toEqual(expect.arrayContaining(assets));
+    const pkg = JSON.parse(execFileSync('tar', ['xzf', tarball, '-O', 'package/package.json'], { encoding: 'utf8' }));
+    expect(pkg.dependencies ?? {}).toEqual({});
+    const server = JSON.parse(execFileSync('tar', ['xzf', tarballs.get('server')!, '-O', 'package/package.json'], { encoding: 'utf8' }));
+    expect(server.dependencies['@svc/console']).toBe(`^${pkg.version}`);
+  });
+
   it('ship the widget script with the panel chunk it names, and declarations for the module (regression: exports pointed at src/)', () => {
     const tarball = tarballs.get('widget')!;
     const files = execFileSync('tar', ['tzf', tarball], { encoding: 'utf8' }).split('\n');

@@ -97,8 +97,16 @@ describe('the release directory, run with plain node', () => {
       const history = await api('GET', `/widgets/${widget.id}/conversations/${sessionId}/messages`);
       expect(history.status).toBe(200);
 
-      // The widget bundle is part of the release.
+      // The widget bundle is part of the release, and so is the console, with its assets.
       expect((await get(server.url, '/widget.js')).status).toBe(200);
+      const console = await get(server.url, '/console/');
+      expect(console.status).toBe(200);
+      expect(console.headers['content-security-policy']).toContain("script-src 'self'");
+      const script = /src="(\/console\/assets\/[^"]+\.js)"/.exec(console.body)?.[1];
+      expect(script).toBeDefined();
+      const asset = await get(server.url, script!);
+      expect(asset.status).toBe(200);
+      expect(asset.headers['cache-control']).toContain('immutable');
 
       // 50 requests in flight: headers sent, bodies held back until after the signal. (/readyz turning 503 at once is
       // asserted in the server's operations tests: here the listener is closed, so nothing new can ask.)
@@ -151,6 +159,7 @@ describe('pnpm start', () => {
       expect(signIn.status).toBe(200);
       expect((await get(server.url, '/demo')).status).toBe(200);
       expect((await get(server.url, '/widget.js')).status).toBe(200);
+      expect((await get(server.url, '/console/')).status).toBe(200);
 
       const exited = exitOf(server.child);
       server.child.kill('SIGTERM');

@@ -26,6 +26,11 @@ describe('createScriptedAgent', () => {
     expect(await agent.reply(demoRequest('bye'))).toMatchObject({ sessionEnded: true, usage, meters });
   });
 
+  it('keeps a handoff request (regression: a scripted agent wrapping the local one lost it, so no session was handed over)', async () => {
+    const agent = createScriptedAgent(() => ({ content: 'Passing you to a person.', handoff: true }));
+    expect(await agent.reply(demoRequest('a human please'))).toMatchObject({ handoff: true });
+  });
+
   it('rejects when the handler throws, even synchronously', async () => {
     const agent = createScriptedAgent(() => {
       throw new Error('model unavailable');

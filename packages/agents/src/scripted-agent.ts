@@ -41,6 +41,8 @@ function withDefaults(request: AgentRequest, partial: Partial<AgentReply>): Agen
     sessionEnded: partial.sessionEnded ?? false,
     usage: partial.usage ?? measureUsage([request.message], content),
     meters: partial.meters ?? zeroMeters(),
+    // A scripted reply that asks for a person hands the conversation over, as the agent it wraps would.
+    ...(partial.handoff ? { handoff: true } : {}),
   };
 }
 

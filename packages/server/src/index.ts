@@ -13,4 +13,5 @@ export { createLogger } from './logger.js';
 export { seedDemo } from './seed.js';
 export type { DemoOperator, DemoSeed } from './seed.js';
 export { operatorAdmin } from './admin/operator-admin.js';
+export { scryptPasswords } from './admin/passwords.js';
 export { formatReply } from './reply-format.js';

@@ -7,6 +7,7 @@ import type { ServerConfig } from './config.js';
 import type { AppEnv } from './http/auth.js';
 import { formatReply } from './reply-format.js';
 import { widgetRoutes } from './widget-assets.js';
+import { consoleRoutes } from './console-assets.js';
 import { createApp } from './http/app.js';
 import { createOperations, type Operations } from './operations/operations.js';
 
@@ -71,6 +72,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     allowPrivateCallbacks: config.allowPrivateCallbacks ?? false,
     extraRoutes: (app) => {
       widgetRoutes(store, { publicUrl: config.publicUrl, ...(options.clock ? { clock: options.clock } : {}) })(app);
+      consoleRoutes(app);
       options.extraRoutes?.(app);
     },
     ...(options.clock ? { clock: options.clock } : {}),

@@ -7,10 +7,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { verifyCallback, type CallbackEvent } from '@svc/callbacks';
 import { randomBase62, readEventStream } from '@svc/core';
-import { createAccount } from '../admin/accounts.js';
-import { createApiKey } from '../admin/keys.js';
-import { runWebhookCommand } from '../admin/webhooks.js';
-import { createWidget } from '../admin/widgets.js';
+import { operatorAdmin } from '../admin/operator-admin.js';
 import { loadConfig } from '../config.js';
 import { openStore } from '../open-store.js';
 import { CLI_SCRIPT, kill, nodeWithTsx, runCli } from '../testing/processes.js';
@@ -67,10 +64,12 @@ const STORES: [string, Open][] = [
 async function provision(env: Record<string, string>, callbackUrl: string, webhookUrl: string) {
   const store = await openStore(loadConfig(env));
   try {
-    const account = await createAccount(store, { name: 'Handoff', credits: 1000 });
-    const widget = await createWidget(store, { accountId: account.id, name: 'Shop' });
-    const created = await createApiKey(store, { accountId: account.id, scopes: ['conversations:chat'], callbackUrl, allowPrivateCallbacks: true });
-    const hook = (await runWebhookCommand('create', { account: account.id, url: webhookUrl, events: 'session.handoff' }, store, true)).json as { secret: string };
+    // The receivers listen on loopback, so this test's operator allows private callback addresses.
+    const admin = operatorAdmin(store, { allowPrivateCallbacks: true });
+    const account = await admin.createAccount({ name: 'Handoff', credits: 1000 });
+    const widget = await admin.createWidget({ accountId: account.id, name: 'Shop' });
+    const created = await admin.createApiKey({ accountId: account.id, scopes: ['conversations:chat'], callbackUrl });
+    const hook = await admin.createWebhook({ accountId: account.id, url: webhookUrl, events: ['session.handoff'] });
     return { account, widget, key: { key: created.key, callbackSecret: created.callbackSecret! }, hook };
   } finally {
     await store.close();

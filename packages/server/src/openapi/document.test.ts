@@ -31,9 +31,11 @@ describe('OpenAPI document', () => {
 
   it('documents exactly the routes the app mounts, both ways', async () => {
     const { runtime } = await createHarness();
-    // The document describes the JSON API: the reference itself, the widget's assets (script, panel, demo page) and
-    // the orchestrator probes documented in the README's production section (/readyz, Prometheus /metrics) are not part of it.
+    // The document describes the JSON API: the reference itself, the widget's assets (script, panel, demo page), the
+    // console's pages and assets, and the orchestrator probes documented in the README's production section (/readyz,
+    // Prometheus /metrics) are not part of it.
     const assets = new Set(['/openapi.json', '/docs', '/widget.js', '/widget-assets/:file', '/demo', '/readyz', '/metrics']);
+    for (const path of ['/console', '/console/', '/console/preview.html', '/console/assets/:file']) assets.add(path);
     const mounted = runtime.app.routes
       .filter((route) => route.method !== 'ALL' && !assets.has(route.path))
       .map((route) => `${route.method} ${route.path.replace(/:(\w+)/g, '{$1}')}`);

@@ -1,0 +1,115 @@
+/**
+ * What the admin API answers (CONTRACTS B, issue 14), as the console reads it. The session and message views are
+ * the public API's (`@svc/core` schemas) plus the handoff fields of the handoff issue.
+ */
+import type { ConversationMessage, ConversationSummary, Conversation as CoreConversation, SessionView } from '@svc/core';
+
+export type Role = 'owner' | 'agent';
+
+export interface Operator {
+  id: string;
+  email: string;
+  name: string;
+  role: Role;
+  accountId: string;
+}
+
+/** `POST /admin/v1/sessions` and `GET /admin/v1/me`. */
+export interface Me {
+  operator: Operator;
+  csrfToken: string;
+}
+
+/** A conversation of the inbox: the session view (with its handoff) and, in lists, a preview of the last message. */
+export type Conversation = SessionView & Partial<Pick<ConversationSummary, 'lastMessage'>>;
+export type Message = ConversationMessage;
+export type ConversationDetail = CoreConversation;
+
+export interface Product {
+  id: string;
+  name: string;
+  price: number;
+  currency?: string;
+  description?: string;
+  url?: string;
+  imageUrl?: string;
+}
+
+export interface Theme {
+  primaryColor?: string;
+  title?: string;
+  subtitle?: string;
+  avatarUrl?: string;
+  darkMode?: 'auto' | 'light' | 'dark';
+  position?: 'bottom-right' | 'bottom-left';
+  launcherIcon?: string;
+}
+
+export interface Widget {
+  id: string;
+  name: string;
+  greeting: string;
+  language: string;
+  timezone?: string;
+  sessionTtlSeconds?: number;
+  knowledgeBaseIds: string[];
+  theme: Theme;
+  forms: unknown[];
+  createdAt?: string;
+}
+
+export interface ApiKey {
+  id: string;
+  kind: 'server' | 'public';
+  prefix: string;
+  name?: string | null;
+  scopes: string[];
+  widgetId?: string | null;
+  allowedOrigins?: string[];
+  callbackUrl?: string | null;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export interface CreatedKey {
+  key: string;
+  apiKey?: ApiKey;
+  callbackSecret?: string;
+}
+
+export interface Webhook {
+  id: string;
+  url: string;
+  events: string[];
+  secret?: string;
+  createdAt?: string;
+}
+
+export interface KnowledgeBase {
+  id: string;
+  name: string;
+  createdAt: string;
+  products?: number;
+  documents?: number;
+}
+
+export interface KnowledgeDocument {
+  id: string;
+  title: string;
+  url: string | null;
+  createdAt: string;
+}
+
+export interface SearchHits {
+  passages: { documentId: string; title: string; url: string | null; content: string; rank: number }[];
+  products: (Product & { rank: number })[];
+}
+
+export interface Analytics {
+  conversationsPerDay: { date: string; count: number }[];
+  resolutions: { agent: number; ended: number; operator: number; expired: number };
+  ratings: Record<string, number>;
+  handoffRate: number;
+  creditsByBucket: { bucket: string; credits: number }[];
+  totals: { conversations: number; messages: number; credits: number };
+}

@@ -1,0 +1,84 @@
+import { useState } from 'preact/hooks';
+import { admin } from '../api/admin.js';
+import { BarChart, ColumnChart, ShareBar } from '../components/charts.js';
+import { ErrorNote, formatNumber, Loading, Title } from '../components/common.js';
+import { useLoad } from '../hooks.js';
+
+const day = (date: Date): string => date.toISOString().slice(0, 10);
+/** The day after `date` (YYYY-MM-DD), at 00:00 UTC: the API's `to` is exclusive, the form's last day inclusive. */
+const dayAfter = (date: string): string => new Date(Date.parse(`${date}T00:00:00.000Z`) + 86_400_000).toISOString();
+
+/** What visitors and operators did over a period: one chart per question (Plausible's way). */
+export function Analytics() {
+  const [from, setFrom] = useState(() => day(new Date(Date.now() - 29 * 86_400_000)));
+  const [to, setTo] = useState(() => day(new Date()));
+  const [widgetId, setWidgetId] = useState('');
+  const widgets = useLoad(() => admin.widgets().then((page) => page.data), []);
+  const stats = useLoad(
+    () => admin.analytics({ from: `${from}T00:00:00.000Z`, to: dayAfter(to), widgetId: widgetId || undefined }),
+    [from, to, widgetId],
+  );
+  const data = stats.data;
+  return (
+    <section>
+      <Title title="Analytics">Usage and analytics</Title>
+      <form class="filters" aria-label="Period and widget" onSubmit={(e) => e.preventDefault()}>
+        <label>
+          From
+          <input type="date" value={from} max={to} onChange={(e) => e.currentTarget.value && setFrom(e.currentTarget.value)} />
+        </label>
+        <label>
+          To
+          <input type="date" value={to} min={from} onChange={(e) => e.currentTarget.value && setTo(e.currentTarget.value)} />
+        </label>
+        <label>
+          Widget
+          <select value={widgetId} onChange={(e) => setWidgetId(e.currentTarget.value)}>
+            <option value="">All widgets</option>
+            {widgets.data?.map((widget) => (
+              <option key={widget.id} value={widget.id}>
+                {widget.name}
+              </option>
+            ))}
+          </select>
+        </label>
+      </form>
+      <ErrorNote error={stats.error} />
+      {!data && stats.loading && <Loading what="analytics" />}
+      {data && (
+        <>
+          <dl class="totals">
+            <div>
+              <dt>Conversations</dt>
+              <dd>{formatNumber(data.totals.conversations)}</dd>
+            </div>
+            <div>
+              <dt>Messages</dt>
+              <dd>{formatNumber(data.totals.messages)}</dd>
+            </div>
+            <div>
+              <dt>Credits</dt>
+              <dd>{formatNumber(data.totals.credits)}</dd>
+            </div>
+          </dl>
+          <div class="charts">
+            <ColumnChart title="Conversations per day" unit="conversations" rows={data.conversationsPerDay.map((d) => ({ label: d.date, value: d.count }))} />
+            <BarChart
+              title="How conversations ended"
+              unit="conversations"
+              rows={[
+                { label: 'Assistant', value: data.resolutions.agent },
+                { label: 'Visitor', value: data.resolutions.ended },
+                { label: 'Operator', value: data.resolutions.operator },
+                { label: 'Expired', value: data.resolutions.expired },
+              ]}
+            />
+            <BarChart title="Ratings" unit="ratings" rows={Object.entries(data.ratings).map(([label, value]) => ({ label, value }))} />
+            <ShareBar title="Handed to a person" share={data.handoffRate} />
+            <BarChart title="Credits by bucket" unit="credits" rows={data.creditsByBucket.map((b) => ({ label: b.bucket, value: b.credits }))} />
+          </div>
+        </>
+      )}
+    </section>
+  );
+}
