@@ -28,6 +28,8 @@ const CONTACT_FORM = {
 
 export interface LiveServer {
   url: string;
+  /** The service's store, for what an operator does beside the API (handoff replies). */
+  store: Store;
   widgetId: string;
   knowledgeBaseId: string;
   /** A key per scope set the tests need. */
@@ -62,6 +64,7 @@ export async function startLiveServer(options: { syncTimeoutMs?: number } = {}):
   const server = await listen(runtime, { port: 0, host: '127.0.0.1' });
   return {
     url: server.url,
+    store,
     widgetId: widget.id,
     knowledgeBaseId: knowledgeBase.id,
     keys: {

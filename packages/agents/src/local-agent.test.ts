@@ -264,3 +264,24 @@ describe('local agent: streaming', () => {
     expect(deltas[0]?.trim()).toMatch(/[.!?]\**$/);
   });
 });
+
+describe('local agent: a visitor asking for a person (DESIGN.md section 6)', () => {
+  it('hands the conversation over and tells the visitor a person will answer, in their language', async () => {
+    const agent = createLocalAgent({ knowledge: store });
+    const english = await agent.reply(demoRequest('Can I talk to a person please?'));
+    expect(english).toMatchObject({ handoff: true, sessionEnded: false, forms: [], products: [] });
+    expect(english.content).toBe("Of course: I'm passing you to a person. Someone from our team will answer you here shortly.");
+    const german = await agent.reply(demoRequest('Ich möchte mit einem Mitarbeiter sprechen', { language: 'de' }));
+    expect(german.handoff).toBe(true);
+    expect(german.content).toContain('Menschen weiter');
+  });
+
+  it('leaves a question that only mentions people to the knowledge base, and a configured form trigger wins', async () => {
+    const agent = createLocalAgent({ knowledge: store });
+    expect((await agent.reply(demoRequest('Do you ship to Canada?'))).handoff).toBeUndefined();
+    // The demo widget's contact form lists "speak to a human" among its triggers: its owner chose the form.
+    const form = await agent.reply(demoRequest('speak to a human'));
+    expect(form.forms.map((surfaced) => surfaced.formId)).toEqual(['contact_sales']);
+    expect(form.handoff).toBeUndefined();
+  });
+});

@@ -6,6 +6,7 @@ import { deltaSinkOf, sentencePieces } from './deltas.js';
 import { findTriggeredForm, firstTrigger, surfaceForm } from './forms.js';
 import { escapeMarkdown } from './markdown.js';
 import { phrasesFor, primaryLanguage } from './phrases.js';
+import { asksForPerson } from './handoff-request.js';
 import type { Phrases } from './phrases.js';
 import { detectSmallTalk } from './small-talk.js';
 import { measureUsage } from './tokens.js';
@@ -41,6 +42,7 @@ interface Draft {
   products?: AgentReply['products'];
   forms?: SurfacedForm[];
   sessionEnded?: boolean;
+  handoff?: boolean;
   /** Retrieved texts the agent read, beyond the instructions, history and message. */
   retrieved?: string[];
   retrievals?: number;
@@ -48,7 +50,8 @@ interface Draft {
 
 /**
  * The offline agent (DESIGN.md section 6): no model, answers from the widget's knowledge bases. In order, a
- * message that names a form trigger surfaces that form, a greeting is greeted, thanks are acknowledged, a
+ * message that names a form trigger surfaces that form, a request for a person hands the conversation over
+ * (DESIGN.md section 6), a greeting is greeted, thanks are acknowledged, a
  * farewell concludes the session, and anything else is looked up. Deterministic: the same request and the
  * same knowledge give the same reply, and tokens are counted with the o200k_base tokenizer. A caller that
  * streams (`onDelta`) receives the content sentence by sentence, the pieces concatenating to it exactly.
@@ -79,6 +82,8 @@ async function draftReply(request: AgentRequest, settings: Settings): Promise<Dr
   if (request.formSubmission) return { content: phrases.formReceived(escapeMarkdown(request.formSubmission.title)) };
   const form = findTriggeredForm(widget.forms, message);
   if (form !== null) return formDraft(form, phrases);
+  // After the widget's own form triggers, which its owner may have set to "talk to a person" on purpose.
+  if (asksForPerson(message)) return { content: phrases.handoff, handoff: true };
   switch (detectSmallTalk(message, [widget.name])) {
     case 'greeting':
       return { content: greeting(widget, request.language, phrases) };
@@ -157,6 +162,7 @@ function finish(request: AgentRequest, settings: Settings, draft: Draft): AgentR
     actions: [],
     forms: draft.forms ?? [],
     sessionEnded: draft.sessionEnded ?? false,
+    ...(draft.handoff ? { handoff: true } : {}),
     usage: measureUsage(read, draft.content),
     meters: { ...zeroMeters(), retrievals: draft.retrievals ?? 0 },
   };

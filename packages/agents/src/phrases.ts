@@ -8,6 +8,8 @@ export interface Phrases {
   greetingHint: string;
   thanks: string;
   farewell: string;
+  /** The visitor asked for a person: the AI steps back until one answers. */
+  handoff: string;
   /** `topic` is the visitor's key words, escaped, or null when there were none. */
   notFound(topic: string | null): string;
   notFoundHint: string;
@@ -27,6 +29,7 @@ const en: Phrases = {
   greetingHint: 'Ask me anything about our products, orders or services and I will look it up for you.',
   thanks: "You're welcome! Is there anything else I can help you with?",
   farewell: 'Thank you for chatting with us. Goodbye, and have a great day!',
+  handoff: "Of course: I'm passing you to a person. Someone from our team will answer you here shortly.",
   notFound: (topic) =>
     topic === null
       ? "I couldn't find that in our knowledge base."
@@ -45,6 +48,7 @@ const fr: Phrases = {
   greetingHint: 'Posez-moi vos questions sur nos produits, vos commandes ou nos services, je cherche pour vous.',
   thanks: 'Avec plaisir ! Puis-je vous aider pour autre chose ?',
   farewell: "Merci d'avoir discuté avec nous. Au revoir et bonne journée !",
+  handoff: "Bien sûr : je vous passe à une personne. Quelqu'un de notre équipe va vous répondre ici sous peu.",
   notFound: (topic) =>
     topic === null
       ? "Je n'ai pas trouvé cela dans notre base de connaissances."
@@ -63,6 +67,7 @@ const de: Phrases = {
   greetingHint: 'Fragen Sie mich zu unseren Produkten, Bestellungen oder Leistungen, ich schaue für Sie nach.',
   thanks: 'Gern geschehen! Kann ich Ihnen sonst noch helfen?',
   farewell: 'Danke für das Gespräch. Auf Wiedersehen und einen schönen Tag!',
+  handoff: 'Gern: Ich leite Sie an einen Menschen weiter. Jemand aus unserem Team antwortet Ihnen gleich hier.',
   notFound: (topic) =>
     topic === null
       ? 'Dazu habe ich in unserer Wissensdatenbank nichts gefunden.'
@@ -81,6 +86,7 @@ const es: Phrases = {
   greetingHint: 'Pregúntame lo que quieras sobre nuestros productos, pedidos o servicios y lo buscaré por ti.',
   thanks: '¡De nada! ¿Puedo ayudarte con algo más?',
   farewell: 'Gracias por hablar con nosotros. ¡Adiós y que tengas un buen día!',
+  handoff: 'Por supuesto: te paso con una persona. Alguien de nuestro equipo te responderá aquí en breve.',
   notFound: (topic) =>
     topic === null
       ? 'No he encontrado eso en nuestra base de conocimientos.'

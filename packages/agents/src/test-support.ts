@@ -58,6 +58,8 @@ function demoSession(widget: Widget): Session {
     pendingFormId: null,
     identitySub: null,
     creatorKeyKind: 'secret',
+    creatorKeyId: null,
+    handoff: null,
   };
 }
 

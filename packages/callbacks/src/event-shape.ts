@@ -62,8 +62,9 @@ const messageCompleted = object({
       sessionEnded: boolean,
       credits: object(Object.fromEntries(CREDIT_BUCKETS.map((bucket) => [bucket, number]))),
       usage: object({ inputTokens: number, outputTokens: number }),
+      author: object({ type: exactly('operator'), name: string }),
     },
-    ['forms'],
+    ['forms', 'author'],
   ),
 });
 
@@ -93,6 +94,10 @@ const lifecycleSession = object({
   rating: oneOf('positive', 'negative', null),
   createdAt: string,
   resolvedAt: nullableString,
+  handoff: (value, path) =>
+    value === null || value === undefined
+      ? null
+      : object({ state: oneOf('requested', 'active'), since: string, operator: (v, p) => (v === null ? null : object({ name: string })(v, p)) })(value, path),
 });
 
 const lifecycle = (name: string, extra: Record<string, Check> = {}): Check =>
@@ -102,9 +107,10 @@ const CHECKS: Record<CallbackEvent['event'], Check> = {
   'message.completed': messageCompleted,
   'message.failed': messageFailed,
   'session.created': lifecycle('session.created'),
-  'session.resolved': lifecycle('session.resolved', { reason: oneOf('ended', 'agent') }),
+  'session.resolved': lifecycle('session.resolved', { reason: oneOf('ended', 'agent', 'operator') }),
   'session.expired': lifecycle('session.expired'),
   'session.rated': lifecycle('session.rated'),
+  'session.handoff': lifecycle('session.handoff', { state: oneOf('requested', 'active', 'released') }),
 };
 
 const UPGRADE = 'the signature is valid, so the sender is genuine: upgrade @svc/callbacks to the version matching your Svc server';

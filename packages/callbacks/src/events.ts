@@ -57,7 +57,24 @@ export interface MessageCompletedEvent {
     sessionEnded: boolean;
     credits: CallbackCredits;
     usage: CallbackUsage;
+    /** Present when a person wrote this reply during a handoff (credits and usage are then zero). */
+    author?: MessageAuthor;
   };
+}
+
+/** The writer of an operator reply (DESIGN.md 6). */
+export interface MessageAuthor {
+  type: 'operator';
+  name: string;
+}
+
+/** A handoff to a person: `requested` until an operator accepts it, then `active`; null while the AI answers. */
+export interface LifecycleHandoff {
+  state: 'requested' | 'active';
+  /** ISO 8601: when it entered this state. */
+  since: string;
+  /** Who took it over (`id` null for a name given on the CLI or a server key); null while requested. */
+  operator: { id: string | null; name: string } | null;
 }
 
 /** `message.failed` (DESIGN.md 5): processing failed; the user's message is stored, no reply was produced. */
@@ -83,6 +100,8 @@ export interface LifecycleSession {
   createdAt: string;
   /** ISO 8601; null unless resolved. */
   resolvedAt: string | null;
+  /** Null while the AI answers (absent from servers older than handoff). */
+  handoff?: LifecycleHandoff | null;
 }
 
 /**
@@ -103,9 +122,12 @@ interface LifecycleEventBase<Name extends string> {
 /** A session was created (not resumed). */
 export type SessionCreatedEvent = LifecycleEventBase<'session.created'>;
 
-/** A session was resolved: `ended` by the end-session call, `agent` when the AI concluded the conversation. */
+/**
+ * A session was resolved: `ended` by the end-session call, `agent` when the AI concluded the conversation,
+ * `operator` when a person resolved it.
+ */
 export interface SessionResolvedEvent extends LifecycleEventBase<'session.resolved'> {
-  reason: 'ended' | 'agent';
+  reason: 'ended' | 'agent' | 'operator';
 }
 
 /** A session expired after its widget's idle time. */
@@ -114,7 +136,15 @@ export type SessionExpiredEvent = LifecycleEventBase<'session.expired'>;
 /** A resolved or expired session was rated (again: a new rating replaces the old one). */
 export type SessionRatedEvent = LifecycleEventBase<'session.rated'>;
 
-export type LifecycleEvent = SessionCreatedEvent | SessionResolvedEvent | SessionExpiredEvent | SessionRatedEvent;
+/**
+ * A handoff changed: `state` `requested` (the visitor asked for a person), `active` (an operator took over) or
+ * `released` (back to the AI; `data.handoff` is then null).
+ */
+export interface SessionHandoffEvent extends LifecycleEventBase<'session.handoff'> {
+  state: 'requested' | 'active' | 'released';
+}
+
+export type LifecycleEvent = SessionCreatedEvent | SessionResolvedEvent | SessionExpiredEvent | SessionRatedEvent | SessionHandoffEvent;
 
 /** Discriminated on `event`: `switch (callback.event.event)` narrows to the payload. */
 export type CallbackEvent = MessageCompletedEvent | MessageFailedEvent | LifecycleEvent;

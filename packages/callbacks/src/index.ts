@@ -24,6 +24,9 @@ export type {
   SessionCreatedEvent,
   SessionExpiredEvent,
   SessionRatedEvent,
+  SessionHandoffEvent,
+  LifecycleHandoff,
+  MessageAuthor,
   SessionResolvedEvent,
   VerifiedCallback,
 } from './events.js';

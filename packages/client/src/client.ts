@@ -66,7 +66,7 @@ export function createClient(options: ClientOptions): SvcClient {
     headers: options.headers ?? {},
   });
   return {
-    sessions: createSessionsResource(transport),
+    sessions: createSessionsResource(transport, { baseUrl: options.baseUrl, apiKey: options.apiKey, fetch: options.fetch, headers: options.headers ?? {} }),
     messages: { ...createMessagesResource(transport), ...createMessageStreams(startStream) },
     forms: { ...createFormsResource(transport), ...createFormStreams(startStream) },
     knowledgeBases: createKnowledgeBasesResource(transport),

@@ -9,6 +9,7 @@ export type {
   MessageCompletedEvent,
   MessageDeltaEvent,
   MessageFailedEvent,
+  MessageHandoffEvent,
   MessageStartEvent,
   MessageStreams,
   StreamFormBody,
@@ -17,6 +18,7 @@ export type {
   TurnStream,
   TurnStreamEvent,
 } from './stream.js';
+export type { MessageCreatedEvent, SessionEventsOptions, SessionEventStream, SessionStreamEvent, SessionUpdatedEvent } from './session-events.js';
 export { readEventStream } from '@svc/core/event-stream';
 export type { ServerSentEvent } from '@svc/core/event-stream';
 export type { RetryOptions } from './retry.js';

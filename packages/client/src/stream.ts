@@ -37,7 +37,17 @@ export interface MessageFailedEvent {
   meta: Meta;
 }
 
-export type TurnStreamEvent = MessageStartEvent | MessageDeltaEvent | MessageCompletedEvent | MessageFailedEvent;
+/**
+ * No AI reply: a person has the conversation (the session's `handoff` is set). Their reply comes on the session
+ * event stream (`client.sessions.events`) and in the history. `data` is what a sync call answers then.
+ */
+export interface MessageHandoffEvent {
+  type: 'message.handoff';
+  data: { messageId: null; status: 'processing' };
+  meta: Meta;
+}
+
+export type TurnStreamEvent = MessageStartEvent | MessageDeltaEvent | MessageCompletedEvent | MessageFailedEvent | MessageHandoffEvent;
 
 /** An accepted streaming turn: iterate it for its events. Breaking out of the loop closes the connection. */
 export interface TurnStream extends AsyncIterable<TurnStreamEvent> {
@@ -67,7 +77,7 @@ export interface StreamingOptions {
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 45_000;
 
-const EVENT_TYPES = new Set<string>(['message.start', 'message.delta', 'message.completed', 'message.failed']);
+const EVENT_TYPES = new Set<string>(['message.start', 'message.delta', 'message.completed', 'message.failed', 'message.handoff']);
 
 /** Starts a streaming turn at `path`; see `messages.stream`. */
 export type StartStream = (target: { path: string; sessionId: string }, body: object, options: StreamOptions | undefined) => Promise<TurnStream>;
@@ -146,7 +156,7 @@ async function* turnEvents(input: EventsInput): AsyncGenerator<TurnStreamEvent, 
       const event = toTurnEvent(raw);
       if (event === null) continue;
       yield event;
-      if (event.type === 'message.completed' || event.type === 'message.failed') {
+      if (event.type === 'message.completed' || event.type === 'message.failed' || event.type === 'message.handoff') {
         finished = true;
         return;
       }

@@ -48,6 +48,11 @@ export interface AgentReply {
   forms: SurfacedForm[];
   /** The agent judged the conversation concluded: the session becomes resolved. */
   sessionEnded: boolean;
+  /**
+   * The visitor asked for a person (DESIGN.md section 6): the session's handoff becomes `requested` and the AI stays
+   * silent until an operator releases it. The reply's content tells the visitor a person will answer.
+   */
+  handoff?: boolean;
   usage: TokenUsage;
   meters: AgentMeters;
 }

@@ -123,6 +123,23 @@ export interface VisitorContext {
   company?: string;
 }
 
+/** Who answers as a person during a handoff (an operator of the console, or the CLI's `--as` name). */
+export interface OperatorRef {
+  /** The operator's id when known (console); null for a name only (CLI, server key). */
+  id: string | null;
+  name: string;
+}
+
+/**
+ * A handoff to a person (DESIGN.md section 6): `requested` by the visitor (through the agent) or taken over by an
+ * operator (`active`). While it is set the AI does not answer; releasing it clears it.
+ */
+export interface Handoff {
+  state: 'requested' | 'active';
+  since: Date;
+  operator: OperatorRef | null;
+}
+
 export interface Session {
   widgetId: string;
   id: string;
@@ -147,6 +164,10 @@ export interface Session {
    * key (DESIGN.md section 4): their ids may be guessable (order numbers), and a browser must not open them.
    */
   creatorKeyKind: ApiKeyKind;
+  /** The key that created the session: operator replies reach its callback URL. Null for sessions older than it. */
+  creatorKeyId: string | null;
+  /** Null while the AI answers. */
+  handoff: Handoff | null;
 }
 
 export interface Product {
@@ -174,6 +195,12 @@ export interface MessageAction {
   url?: string;
 }
 
+/** Set on the messages a person wrote (role `assistant`); AI and visitor messages have none. */
+export interface MessageAuthor {
+  type: 'operator';
+  name: string;
+}
+
 export interface StoredMessage {
   id: string;
   widgetId: string;
@@ -189,6 +216,8 @@ export interface StoredMessage {
   credits: Credits | null;
   usage: TokenUsage | null;
   createdAt: Date;
+  /** Operator messages only (absent, not undefined, on every other message). */
+  author?: MessageAuthor;
 }
 
 export interface KnowledgeBase {

@@ -18,12 +18,15 @@ export type {
   ApiKeyKind,
   FormDefinition,
   FormQuestion,
+  Handoff,
   IdentitySecret,
   KnowledgeBase,
   KnowledgeDocument,
   LedgerEntry,
   MessageAction,
+  MessageAuthor,
   MessageRole,
+  OperatorRef,
   Principal,
   Product,
   QuestionKind,
@@ -65,7 +68,32 @@ export {
 } from './webhooks.js';
 export type { CreatedWebhook, WebhookAdminContext } from './webhooks.js';
 export { expireDueSessions, writeLifecycleEvent } from './engine/lifecycle.js';
-export type { LifecycleContext, ResolvedReason } from './engine/lifecycle.js';
+export type { HandoffChange, LifecycleContext, ResolvedReason } from './engine/lifecycle.js';
+export { compareEventIds, EVENT_ID_PATTERN } from './store/session-event-store.js';
+export type { NewSessionEvent, SessionEvent, SessionEventOps, SessionEventType, SessionListQuery } from './store/session-event-store.js';
+export { parseLastEventId } from './engine/session-events.js';
+export type { SessionEventFeed, StreamedSessionEvent } from './engine/session-events.js';
+// Operators' conversations and handoff (CONTRACTS A); the rest of the admin module has its own index.
+export {
+  acceptHandoff,
+  conversationFiltersSchema,
+  findConversation,
+  getConversation,
+  lastAccountEventId,
+  listConversations,
+  readAccountEvents,
+  releaseHandoff,
+  replyAsOperator,
+  resolveConversation,
+} from './admin/conversations.js';
+export type {
+  Conversation,
+  ConversationFilters,
+  ConversationMessage,
+  ConversationPorts,
+  ConversationSummary,
+  MessagePreview,
+} from './admin/conversations.js';
 export type { Agent, AgentInput, AgentReply, AgentRequest, IdentityClaims } from './agent.js';
 export { manualClock, systemClock } from './clock.js';
 export type { Clock } from './clock.js';
@@ -104,16 +132,19 @@ export {
   endedSessionSchema,
   rateSessionRequestSchema,
   ratedSessionSchema,
+  handoffSchema,
+  operatorRefSchema,
   ratingSchema,
   sessionSchema,
   sessionStatusSchema,
 } from './schemas/session.js';
-export type { CreateSessionRequest, CreatedSession, EndedSession, RateSessionRequest, RatedSession, SessionView } from './schemas/session.js';
+export type { CreateSessionRequest, CreatedSession, EndedSession, HandoffView, RateSessionRequest, RatedSession, SessionView } from './schemas/session.js';
 export {
   actionSchema,
   contentSchema,
   historyItemSchema,
   listQuerySchema,
+  messageAuthorSchema,
   messageReplySchema,
   processingReplySchema,
   responseTypeSchema,
@@ -175,6 +206,7 @@ export {
   messageFailedEventSchema,
   sessionCreatedEventSchema,
   sessionExpiredEventSchema,
+  sessionHandoffEventSchema,
   sessionRatedEventSchema,
   sessionResolvedEventSchema,
 } from './schemas/callback.js';

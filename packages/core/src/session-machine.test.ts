@@ -21,6 +21,8 @@ const session = (over: Partial<Session> = {}): Session => ({
   pendingFormId: null,
   identitySub: null,
   creatorKeyKind: 'secret',
+  creatorKeyId: null,
+  handoff: null,
   ...over,
 });
 

@@ -50,6 +50,8 @@ export async function storeTurns(
         pendingFormId: null,
         identitySub: null,
         creatorKeyKind: 'secret',
+        creatorKeyId: null,
+        handoff: null,
       };
       await store.insertSession(session);
       return session;

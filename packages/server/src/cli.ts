@@ -39,13 +39,20 @@ Usage: svc <command> [options]      (from the repository root: pnpm svc <command
   keys list [--account A]
   webhooks create --account A --url U [--events e1,e2] → { "id": "whk_…", "url", "events", "secret": "whsec_…" } (shown
                                                        once). Events: session.created, session.resolved,
-                                                       session.expired, session.rated (default: all)
+                                                       session.expired, session.rated, session.handoff (default: all)
   webhooks list --account A                            An account's lifecycle webhook endpoints
   webhooks delete --id W
   webhooks rotate-secret --id W [--grace-seconds N]    New secret; the old one also signs for N s (86400)
   deliveries list [--failed] [--account A] [--limit N] Callback and webhook deliveries, newest first
   deliveries replay --id ID                            Send a delivery again (fresh retry budget)
   kb import --account A --file products.json [--name N] → { "id": "kb_…" }
+  conversations list --widget W [--handoff requested|active|none] [--status S] [--limit N]
+                                                       A widget's conversations, newest first
+  conversations show --session S [--widget W]          The session and its whole history
+  conversations resolve --session S [--widget W]       Resolve it (session.resolved, reason operator)
+  handoff accept --session S [--widget W] [--as NAME]  Take the conversation over: the AI stays silent
+  handoff reply --session S --text T [--as NAME]       Answer as a person (reaches the widget and the callback URL)
+  handoff release --session S [--widget W]             Hand the conversation back to the AI
 
 Every command takes --json for machine-readable output. Scopes: conversations:chat, identity:assert,
 knowledge:read, knowledge:write. The database is PostgreSQL when DATABASE_URL is set, else PGlite in

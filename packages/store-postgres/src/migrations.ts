@@ -321,10 +321,48 @@ alter table deliveries add constraint deliveries_event_check check (
 );
 `;
 
+/**
+ * Handoff to a person and the session event log (issue 13, DESIGN.md section 6).
+ *
+ * - `sessions.handoff`: null while the AI answers, else `{ state, since, operator }`; `creator_key_id` names the key
+ *   whose callback URL receives operator replies (null for sessions created before this version: they get none).
+ * - `messages.author`: `{ type: "operator", name }` on operator replies, null on every other message.
+ * - `session_events`: the durable event log the session event stream and the account feed read, written in the
+ *   transaction that changes the session. `txid` is the writing transaction: the account feed only returns events
+ *   older than every transaction still open, so an event that commits late is never skipped by a reader that already
+ *   saw a higher id (per session the row lock already orders them).
+ * - `sessions_by_account`: the operators' conversation list, newest first.
+ */
+const handoffAndSessionEvents = /* sql */ `
+alter table sessions add column handoff jsonb;
+alter table sessions add column creator_key_id text;
+alter table messages add column author jsonb;
+
+create table session_events (
+  id bigserial primary key,
+  account_id text not null,
+  widget_id text not null,
+  session_id text not null,
+  type text not null check (type in ('message.created', 'session.updated')),
+  data jsonb not null,
+  created_at timestamptz not null,
+  txid xid8 not null default pg_current_xact_id()
+);
+create index session_events_by_session on session_events (widget_id, session_id, id);
+create index session_events_by_account on session_events (account_id, id);
+create index sessions_by_account on sessions (account_id, created_at desc, widget_id desc, id desc);
+
+alter table deliveries drop constraint deliveries_event_check;
+alter table deliveries add constraint deliveries_event_check check (
+  event in ('message.completed', 'message.failed', 'session.created', 'session.resolved', 'session.expired', 'session.rated', 'session.handoff')
+);
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', sql: initial },
   { version: 2, name: 'callbacks_and_identity', sql: callbacksAndIdentity },
   { version: 3, name: 'turn_pipeline', sql: turnPipeline },
   { version: 4, name: 'field_hardening', sql: fieldHardening },
   { version: 5, name: 'lifecycle_webhooks', sql: lifecycleWebhooks },
+  { version: 6, name: 'handoff_and_session_events', sql: handoffAndSessionEvents },
 ];

@@ -145,7 +145,7 @@ describe('session row locks and turn events on PostgreSQL', () => {
     const schema = schemaForTest();
     const [publisher, subscriber] = await Promise.all([open(schema), open(schema)]);
     const seen: string[] = [];
-    subscriber.subscribeTurnEvents((event) => seen.push(event.jobId));
+    subscriber.subscribeTurnEvents((event) => seen.push('jobId' in event ? event.jobId : event.type));
     // The LISTEN connection opens on the first subscription.
     await waitUntil(async () => {
       const { rows } = await admin.query<{ n: number }>(`select count(*)::int as n from pg_stat_activity where query like 'listen "svc_turns_${schema}"'`);

@@ -10,7 +10,9 @@ import type {
   KnowledgeBase,
   KnowledgeDocument,
   LedgerEntry,
+  Handoff,
   MessageAction,
+  MessageAuthor,
   Product,
   Scope,
   Session,
@@ -222,7 +224,19 @@ export interface SessionRow {
   pending_form_id: string | null;
   identity_sub: string | null;
   creator_key_kind: Session['creatorKeyKind'];
+  creator_key_id: string | null;
+  handoff: StoredHandoff | null;
 }
+
+/** `sessions.handoff` as JSON: the instant as an ISO string. */
+export interface StoredHandoff {
+  state: Handoff['state'];
+  since: string;
+  operator: Handoff['operator'];
+}
+
+export const storedHandoff = (handoff: Handoff | null): StoredHandoff | null =>
+  handoff === null ? null : { state: handoff.state, since: handoff.since.toISOString(), operator: handoff.operator };
 
 export const toSession = (row: SessionRow): Session => ({
   widgetId: row.widget_id,
@@ -241,6 +255,8 @@ export const toSession = (row: SessionRow): Session => ({
   pendingFormId: row.pending_form_id,
   identitySub: row.identity_sub,
   creatorKeyKind: row.creator_key_kind,
+  creatorKeyId: row.creator_key_id,
+  handoff: row.handoff === null ? null : { state: row.handoff.state, since: new Date(row.handoff.since), operator: row.handoff.operator },
 });
 
 export interface MessageRow {
@@ -257,6 +273,7 @@ export interface MessageRow {
   credits: Credits | null;
   usage: TokenUsage | null;
   created_at: Date;
+  author: MessageAuthor | null;
 }
 
 export const toMessage = (row: MessageRow): StoredMessage => ({
@@ -273,6 +290,8 @@ export const toMessage = (row: MessageRow): StoredMessage => ({
   credits: row.credits,
   usage: row.usage,
   createdAt: row.created_at,
+  // Operator replies only: every other message has no `author` at all, as the memory store keeps them.
+  ...(row.author === null || row.author === undefined ? {} : { author: row.author }),
 });
 
 export interface VisitorRow {

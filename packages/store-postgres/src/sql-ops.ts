@@ -9,6 +9,7 @@ import { searchOps, type SearchOptions } from './ops/search.js';
 import { sessionOps } from './ops/sessions.js';
 import { turnJobOps } from './ops/turn-jobs.js';
 import { webhookOps } from './ops/webhooks.js';
+import { sessionEventOps } from './ops/session-events.js';
 import { turnCommitOps, type CommitEvents } from './ops/turn-commit.js';
 import { widgetAndKeyOps } from './ops/widgets-and-keys.js';
 
@@ -32,5 +33,6 @@ export function createSqlOps(
     ...deliveryOps(db),
     ...guardOps(db),
     ...webhookOps(db),
+    ...sessionEventOps(db, publish),
   };
 }

@@ -18,9 +18,7 @@ interface TransactionFrame {
 }
 
 /** What travels in a NOTIFY: the event and the store instance that sent it (which has told its own subscribers). */
-interface NotifiedTurnEvent extends TurnEvent {
-  origin: string;
-}
+type NotifiedTurnEvent = TurnEvent & { origin: string };
 
 /**
  * A {@link Store} over a SQL driver.
@@ -97,7 +95,8 @@ export function createSqlStore(driver: SqlDriver, search: SearchOptions): Store 
         stopListening = driver.notifications.listen((payload) => {
           const event = parseNotifiedEvent(payload);
           if (event && event.origin !== origin) {
-            bus.publish({ type: event.type, jobId: event.jobId, widgetId: event.widgetId, sessionId: event.sessionId });
+            const { origin: _sender, ...relayed } = event;
+            bus.publish(relayed);
           }
         });
       }
@@ -112,10 +111,18 @@ export function createSqlStore(driver: SqlDriver, search: SearchOptions): Store 
 
 function parseNotifiedEvent(payload: string): NotifiedTurnEvent | null {
   try {
-    const value = JSON.parse(payload) as Partial<NotifiedTurnEvent>;
-    const fields = [value.origin, value.jobId, value.widgetId, value.sessionId];
-    if ((value.type !== 'queued' && value.type !== 'finished') || fields.some((field) => typeof field !== 'string')) return null;
-    return value as NotifiedTurnEvent;
+    const value = JSON.parse(payload) as Record<string, unknown>;
+    const strings = (...names: string[]): boolean => names.every((name) => typeof value[name] === 'string');
+    if (value['type'] === 'queued' || value['type'] === 'finished') {
+      if (!strings('origin', 'jobId', 'widgetId', 'sessionId')) return null;
+      const { type, origin, jobId, widgetId, sessionId } = value as Extract<NotifiedTurnEvent, { jobId: string }>;
+      return { type, origin, jobId, widgetId, sessionId };
+    }
+    if (value['type'] === 'session-event' && strings('origin', 'accountId', 'widgetId', 'sessionId')) {
+      const { origin, accountId, widgetId, sessionId } = value as Extract<NotifiedTurnEvent, { accountId: string }>;
+      return { type: 'session-event', origin, accountId, widgetId, sessionId };
+    }
+    return null;
   } catch {
     // Another program's payload on our channel: not ours to act on.
     return null;

@@ -48,3 +48,19 @@ export function createEndConversationTool(log: TurnLog) {
     },
   });
 }
+
+/**
+ * `request_handoff` (DESIGN.md section 6): the visitor wants a person. The session's handoff becomes `requested` and
+ * the AI stays silent until an operator releases it, so the reply that calls it is the AI's last for now.
+ */
+export function createRequestHandoffTool(log: TurnLog) {
+  return tool({
+    description:
+      'Hands the conversation to a person on the team. Call it when the visitor asks to talk to a person (a human, an agent, someone), or when they insist on help you cannot give. In the same reply, tell the visitor that a person will answer here shortly; you will not answer again until they are done.',
+    inputSchema: z.object({ reason: z.string().optional().describe('Why a person is needed, for the team.') }),
+    execute: async () => {
+      log.handoff = true;
+      return { handedOff: true };
+    },
+  });
+}

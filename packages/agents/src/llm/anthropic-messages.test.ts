@@ -49,7 +49,7 @@ describe('LLM agent on the Anthropic Messages API', () => {
     expect(system).toContain('Answer in Austrian German (de-AT).');
     expect(system).toContain('It is Thursday, January 1, 2026 at 01:00 GMT+01:00 (Europe/Vienna)');
     expect(body?.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'Hallo' }] }]);
-    expect(body?.tools?.map((tool) => tool.name)).toEqual(['search_knowledge', 'search_products', 'show_form', 'end_conversation']);
+    expect(body?.tools?.map((tool) => tool.name)).toEqual(['search_knowledge', 'search_products', 'show_form', 'end_conversation', 'request_handoff']);
     expect(body?.tools?.[0]?.input_schema.required).toEqual(['query']);
   });
 
@@ -140,6 +140,30 @@ describe('LLM agent on the Anthropic Messages API', () => {
     expect(reply.forms).toHaveLength(1);
     expect(reply.sessionEnded).toBe(false);
     expect(reply.content).toBe("Sure! Please fill in the form below (**Talk to sales**) and we'll get back to you.");
+  });
+
+  it('hands off to a person with request_handoff, in the local wording when Claude only called the tool, and never ends the session then', async () => {
+    const endpoint = mockEndpoint<AnthropicRequest>(server, MESSAGES, [
+      () =>
+        jsonResponse(
+          anthropicMessage(
+            [
+              { type: 'tool_use', id: 'toolu_01H', name: 'request_handoff', input: { reason: 'wants a human' } },
+              { type: 'tool_use', id: 'toolu_01E2', name: 'end_conversation', input: {} },
+            ],
+            'tool_use',
+            [1250, 22],
+          ),
+        ),
+    ]);
+
+    const reply = await anthropic().reply(demoRequest('Je veux parler à un conseiller', { language: 'fr' }));
+
+    expect(endpoint.requests).toHaveLength(1);
+    expect(reply.handoff).toBe(true);
+    expect(reply.sessionEnded).toBe(false);
+    expect(reply.content).toBe("Bien sûr : je vous passe à une personne. Quelqu'un de notre équipe va vous répondre ici sous peu.");
+    expect(reply.usage).toEqual({ inputTokens: 1250, outputTokens: 22 });
   });
 
   it('ends the session, with the local farewell when Claude only called the tool', async () => {

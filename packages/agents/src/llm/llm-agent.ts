@@ -97,10 +97,11 @@ function turnCall(request: AgentRequest, settings: Settings, log: TurnLog) {
     system: buildSystemPrompt(request),
     messages: conversationMessages(request),
     tools,
-    // A form shown or the conversation ended is the reply: another model call would only reword it, at a price.
+    // A form shown, a handoff asked for or the conversation ended is the reply: another model call would only reword
+    // it, at a price.
     // Read from the log, not from tool-call names, so a call with invalid input (rejected by the SDK and
     // returned to the model as an error) does not end the turn.
-    stopWhen: [stepCountIs(settings.maxSteps), () => log.form !== null || log.ended],
+    stopWhen: [stepCountIs(settings.maxSteps), () => log.form !== null || log.ended || log.handoff],
     // The last allowed step may not call tools, so a turn that used every step still ends with an answer. The
     // tools stay declared: Anthropic refuses tool_use blocks in the history of a request without tools.
     prepareStep: ({ stepNumber }: { stepNumber: number }) => (stepNumber === lastStep ? { toolChoice: 'none' as const } : undefined),

@@ -71,7 +71,7 @@ describe('LLM agent on OpenAI Chat Completions', () => {
     expect(system).toContain('None: the visitor is anonymous.');
     // The visitorId is a label, never an identity (spec 5.3): it must not reach the model.
     expect(system).not.toContain('visitor-1');
-    expect(body?.tools?.map((tool) => tool.function.name)).toEqual(['search_knowledge', 'search_products', 'show_form', 'end_conversation']);
+    expect(body?.tools?.map((tool) => tool.function.name)).toEqual(['search_knowledge', 'search_products', 'show_form', 'end_conversation', 'request_handoff']);
     expect(body?.tool_choice).toBe('auto');
   });
 
@@ -212,6 +212,21 @@ describe('LLM agent on OpenAI Chat Completions', () => {
     expect(reply.forms).toEqual([]);
   });
 
+  it('hands the conversation to a person with request_handoff: one model call, the session stays open, the visitor is told', async () => {
+    const handoff = chatToolCalls([{ id: 'call_h', name: 'request_handoff', args: { reason: 'visitor asked for a human' } }], [900, 14]);
+    const message = handoff.choices[0]?.message;
+    if (message !== undefined) Object.assign(message, { content: 'Sure, a person from our team will answer you here shortly.' });
+    const endpoint = mockEndpoint<OpenAIChatRequest>(server, CHAT_COMPLETIONS, [() => jsonResponse(handoff)]);
+
+    const reply = await openai().reply(demoRequest('I want to talk to a real person'));
+
+    expect(endpoint.requests).toHaveLength(1);
+    expect(reply.handoff).toBe(true);
+    expect(reply.sessionEnded).toBe(false);
+    expect(reply.content).toBe('Sure, a person from our team will answer you here shortly.');
+    expect(endpoint.requests[0]?.body.messages[0]?.content).toContain('Call request_handoff when the visitor asks to talk to a person');
+  });
+
   it('returns an invalid show_form call to the model as an error instead of surfacing a form', async () => {
     const endpoint = mockEndpoint<OpenAIChatRequest>(server, CHAT_COMPLETIONS, [
       () => jsonResponse(chatToolCalls([{ id: 'call_x', name: 'show_form', args: { formId: 'refund_request' } }])),
@@ -257,7 +272,7 @@ describe('LLM agent on OpenAI Chat Completions', () => {
     await openai().reply({ ...request, widget: { ...request.widget, knowledgeBaseIds: [], forms: [] } });
 
     const body = endpoint.requests[0]?.body;
-    expect(body?.tools?.map((tool) => tool.function.name)).toEqual(['end_conversation']);
+    expect(body?.tools?.map((tool) => tool.function.name)).toEqual(['end_conversation', 'request_handoff']);
     expect(body?.messages[0]?.content).toContain('You have no knowledge base');
   });
 });

@@ -94,7 +94,7 @@ describe('LLM agent streaming on OpenAI Chat Completions', () => {
     const body = endpoint.requests[0]?.body as OpenAIChatRequest & { stream_options?: unknown };
     expect(body.stream).toBe(true);
     expect(body.stream_options).toEqual({ include_usage: true });
-    expect(body.tools?.map((tool) => tool.function.name)).toEqual(['search_knowledge', 'search_products', 'show_form', 'end_conversation']);
+    expect(body.tools?.map((tool) => tool.function.name)).toEqual(['search_knowledge', 'search_products', 'show_form', 'end_conversation', 'request_handoff']);
   });
 
   it('runs a streamed tool call, then streams the answer with the products it found and usage summed over steps', async () => {

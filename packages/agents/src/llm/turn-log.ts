@@ -11,10 +11,12 @@ export interface TurnLog {
   form: SurfacedForm | null;
   /** `end_conversation` was called. */
   ended: boolean;
+  /** `request_handoff` was called: the visitor asked for a person. */
+  handoff: boolean;
   /** Searches the store answered (knowledge and products): each is a billed retrieval. */
   retrievals: number;
 }
 
 export function createTurnLog(): TurnLog {
-  return { products: new Map(), form: null, ended: false, retrievals: 0 };
+  return { products: new Map(), form: null, ended: false, handoff: false, retrievals: 0 };
 }

@@ -36,7 +36,8 @@ export function buildReply(input: ReplyInput): AgentReply {
   // The engine keeps a surfaced form pending for submission, which needs an active session: a form outranks
   // an `end_conversation` called in the same turn.
   const forms = log.form === null ? [] : [log.form];
-  const sessionEnded = log.ended && log.form === null;
+  // A handoff keeps the session open for the person who takes over: it outranks `end_conversation` too.
+  const sessionEnded = log.ended && log.form === null && !log.handoff;
   const content = result.text.trim() !== '' ? result.text.trim() : standIn({ ...input, products, sessionEnded });
   return {
     content,
@@ -44,6 +45,7 @@ export function buildReply(input: ReplyInput): AgentReply {
     actions: [],
     forms,
     sessionEnded,
+    ...(log.handoff ? { handoff: true } : {}),
     usage: usageOf(result, content),
     meters: {
       ...zeroMeters(),
@@ -61,6 +63,7 @@ interface StandInInput extends ReplyInput {
 
 function standIn(input: StandInInput): string {
   const phrases = phrasesFor(input.language);
+  if (input.log.handoff) return phrases.handoff;
   if (input.log.form !== null) return phrases.formLeadIn(escapeMarkdown(input.log.form.title));
   if (input.sessionEnded) return phrases.farewell;
   if (input.products.length > 0) {

@@ -1,6 +1,6 @@
 import type { AgentRequest, StoreOps, Widget } from '@svc/core';
 import type { ToolSet } from 'ai';
-import { createEndConversationTool, createShowFormTool } from './action-tools.js';
+import { createEndConversationTool, createRequestHandoffTool, createShowFormTool } from './action-tools.js';
 import { createKnowledgeTools } from './knowledge-tools.js';
 import type { TurnLog } from './turn-log.js';
 
@@ -10,6 +10,7 @@ export const TOOL = {
   searchProducts: 'search_products',
   showForm: 'show_form',
   endConversation: 'end_conversation',
+  requestHandoff: 'request_handoff',
 } as const;
 
 export interface ToolOffer {
@@ -47,5 +48,6 @@ export function createTurnTools(input: TurnToolsInput): ToolSet {
   const showForm = createShowFormTool(request.widget.forms, log);
   if (showForm !== null) tools[TOOL.showForm] = showForm;
   tools[TOOL.endConversation] = createEndConversationTool(log);
+  tools[TOOL.requestHandoff] = createRequestHandoffTool(log);
   return tools;
 }

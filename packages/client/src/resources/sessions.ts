@@ -1,5 +1,6 @@
 import { conversationsPath, sessionPath } from '../paths.js';
 import type { Transport } from '../transport.js';
+import { openSessionEvents, type SessionEventsOptions, type SessionEventsSettings, type SessionEventStream } from '../session-events.js';
 import type {
   ApiResponse,
   CallOptions,
@@ -43,10 +44,23 @@ export interface SessionsResource {
    * await client.sessions.rate('wgt_123', 'sess_abc', { rating: 'positive' });
    */
   rate(widgetId: string, sessionId: string, body: RateSessionBody, options?: PostOptions): Promise<ApiResponse<RatedSession>>;
+  /**
+   * Follows the session live: `message.created` for replies a person writes during a handoff, `session.updated` on
+   * every change of status, handoff or rating. Reconnects by itself after a drop and resumes with no event missed
+   * or repeated; stop it with `options.signal` or by leaving the loop.
+   *
+   * @example
+   * for await (const event of client.sessions.events('wgt_123', 'sess_abc')) {
+   *   if (event.type === 'message.created') show(event.data.author?.name, event.data.content);
+   *   if (event.type === 'session.updated' && event.data.status !== 'active') break;
+   * }
+   */
+  events(widgetId: string, sessionId: string, options?: SessionEventsOptions): SessionEventStream;
 }
 
-export function createSessionsResource(transport: Transport): SessionsResource {
+export function createSessionsResource(transport: Transport, events: SessionEventsSettings): SessionsResource {
   return {
+    events: (widgetId, sessionId, options) => openSessionEvents(events, widgetId, sessionId, options),
     create: (widgetId, body, options) => transport.post(conversationsPath(widgetId), body, options),
     get: (widgetId, sessionId, options) => transport.get(sessionPath(widgetId, sessionId), options),
     end: (widgetId, sessionId, options) => transport.post(`${sessionPath(widgetId, sessionId)}/end`, undefined, options),

@@ -36,6 +36,7 @@ export const session: Session = {
   rating: null,
   createdAt: '2026-11-21T10:51:00.000Z',
   resolvedAt: '2026-11-21T11:00:00.000Z',
+  handoff: null,
 };
 
 export const endedSession: EndedSession = { sessionId: SESSION, status: 'resolved', resolvedAt: '2026-11-21T11:00:00.000Z' };

@@ -17,6 +17,7 @@ import type { HistoryItem } from '../schemas/message.js';
 import type { ProductInput } from '../schemas/product.js';
 import type { Deleted, DocumentView, KnowledgeBaseDetail, KnowledgeBaseView, KnowledgeSearchResult, UpsertedProducts } from '../schemas/knowledge.js';
 import * as knowledge from './knowledge.js';
+import { openSessionEvents, type SessionEventFeed } from './session-events.js';
 
 export interface EngineOptions {
   store: Store;
@@ -74,6 +75,11 @@ export interface Engine {
   endSession(principal: Principal, widgetId: string, sessionId: string): Promise<EngineResult<EndedSession>>;
   rateSession(principal: Principal, widgetId: string, sessionId: string, body: unknown): Promise<EngineResult<RatedSession>>;
   getSession(principal: Principal, widgetId: string, sessionId: string): Promise<EngineResult<SessionView>>;
+  /**
+   * GET …/events (DESIGN.md section 6): checks access as get-session does and opens the session's event feed after
+   * `lastEventId` (the `Last-Event-ID` header), or after the newest event when absent. The adapter streams it.
+   */
+  openSessionEvents(principal: Principal, widgetId: string, sessionId: string, lastEventId: string | undefined): Promise<SessionEventFeed>;
   listProducts(principal: Principal, knowledgeBaseId: string, query: ListQueryInput): Promise<PageResult<ProductInput>>;
   /**
    * Marks sessions idle past their TTL as expired, `batchSize` per transaction with their `session.expired` webhook
@@ -142,6 +148,7 @@ export function createEngine(options: EngineOptions): Engine {
     endSession: (p, w, s) => endSession(ctx, p, w, s),
     rateSession: (p, w, s, body) => rateSession(ctx, p, w, s, body),
     getSession: (p, w, s) => getSession(ctx, p, w, s),
+    openSessionEvents: (p, w, s, last) => openSessionEvents(ctx, p, w, s, last),
     listProducts: (p, kb, query) => listProducts(ctx, p, kb, query),
     expireIdleSessions: (batchSize?: number) => expireDueSessions(ctx, batchSize),
     runQueuedTurns: (limit) => runner.runQueued(limit),

@@ -62,6 +62,7 @@ describe('lifecycle webhook events (DESIGN.md section 5), written by the engine'
         rating: null,
         createdAt: '2026-05-01T10:00:00.000Z',
         resolvedAt: null,
+        handoff: null,
       },
     });
     expect(resolved!.body).toMatchObject({
@@ -145,7 +146,7 @@ describe('webhook endpoint operations', () => {
       id: webhook.id,
       accountId: h.accountId,
       url: 'https://hooks.example.com/in',
-      events: ['session.created', 'session.resolved', 'session.expired', 'session.rated'],
+      events: ['session.created', 'session.resolved', 'session.expired', 'session.rated', 'session.handoff'],
       secret,
       previousSecret: null,
       previousSecretExpiresAt: null,

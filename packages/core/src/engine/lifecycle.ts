@@ -6,8 +6,11 @@ import type { StoreOps } from '../store/store.js';
 import type { LifecycleEventName } from '../store/webhook-store.js';
 import { sessionView } from './views.js';
 
-/** How a session came to be resolved (`session.resolved`'s `reason`); `operator` arrives with handoff. */
-export type ResolvedReason = 'ended' | 'agent';
+/** How a session came to be resolved (`session.resolved`'s `reason`). */
+export type ResolvedReason = 'ended' | 'agent' | 'operator';
+
+/** `session.handoff`'s `state`: the handoff's new state, or `released` back to the AI. */
+export type HandoffChange = 'requested' | 'active' | 'released';
 
 /** What is needed to write lifecycle events: the ports, and the store of the transaction changing the session. */
 export interface LifecycleContext {
@@ -20,6 +23,7 @@ export interface LifecycleContext {
  * Writes `event` about `session` (as it is after the change) for every endpoint of the session's account that
  * subscribed to it: one delivery row each, in `tx`, the transaction that changed the session, so the event is sent
  * if and only if the change committed. All endpoints share one event id (`evt_…`); each delivery has its own id.
+ * The change also enters the session's event log as `session.updated` (the event stream, the console's feed).
  * Returns the rows written; the caller wakes the delivery worker after its commit (see {@link wakeDeliveries}).
  */
 export async function writeLifecycleEvent(
@@ -27,8 +31,16 @@ export async function writeLifecycleEvent(
   tx: StoreOps,
   event: LifecycleEventName,
   session: Session,
-  extra: { reason?: ResolvedReason } = {},
+  extra: { reason?: ResolvedReason; state?: HandoffChange } = {},
 ): Promise<Delivery[]> {
+  await tx.appendSessionEvent({
+    accountId: session.accountId,
+    widgetId: session.widgetId,
+    sessionId: session.id,
+    type: 'session.updated',
+    data: sessionView(session),
+    createdAt: ctx.clock.now(),
+  });
   const endpoints = (await tx.listWebhooks(session.accountId)).filter((endpoint) => endpoint.events.includes(event));
   if (endpoints.length === 0) return [];
   const now = ctx.clock.now();

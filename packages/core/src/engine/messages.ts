@@ -106,6 +106,9 @@ async function answerTurn(ctx: EngineContext, runner: TurnRunner, request: TurnR
     return { status: 202, data: { messageId: job.replyMessageId, status: 'processing' }, creditsConsumed: 0, ...replayed };
   }
   if (!outcome.ok) throw outcome.error;
+  // A handoff: a person answers, not the AI. Answered like callback mode (202, no message id): the person's reply
+  // comes on the session event stream, the key's callback URL and the history (DESIGN.md section 6).
+  if (outcome.reply === null) return { status: 202, data: { messageId: null, status: 'processing' }, creditsConsumed: 0, ...replayed };
   // An agent that does not stream (or a turn run by another process): its whole content is the one delta.
   if (watcher && !streamed && outcome.reply.content !== '') watcher.onDelta(outcome.reply.content);
   const data = replyView(outcome.reply, { format: request.principal.replyFormat, formatReply: ctx.formatReply });

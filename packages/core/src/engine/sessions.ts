@@ -101,6 +101,8 @@ export async function createSession(
         pendingFormId: null,
         identitySub,
         creatorKeyKind: principal.kind,
+        creatorKeyId: principal.keyId,
+        handoff: null,
       };
       const { inserted } = await tx.insertSession(session);
       // Created meanwhile by a concurrent call with the same id (there was no row to lock): resume it instead.

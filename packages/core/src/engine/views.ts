@@ -27,6 +27,9 @@ export function sessionView(session: Session): SessionView {
     rating: session.rating,
     createdAt: session.createdAt.toISOString(),
     resolvedAt: session.resolvedAt?.toISOString() ?? null,
+    handoff: session.handoff
+      ? { state: session.handoff.state, since: session.handoff.since.toISOString(), operator: session.handoff.operator ? { ...session.handoff.operator } : null }
+      : null,
   };
 }
 
@@ -59,5 +62,6 @@ export function historyItemView(message: StoredMessage, view: ContentView): Hist
     createdAt: message.createdAt.toISOString(),
   };
   if (message.role === 'assistant' && message.products.length > 0) item.products = message.products;
+  if (message.author) item.author = { type: message.author.type, name: message.author.name };
   return item;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { messageReplySchema } from './message.js';
+import { messageAuthorSchema, messageReplySchema } from './message.js';
 import { sessionSchema } from './session.js';
 
 /**
@@ -11,8 +11,8 @@ export const messageCompletedEventSchema = z.object({
   messageId: z.string(),
   sessionId: z.string(),
   widgetId: z.string(),
-  /** The reply as a sync call answers it, without its `messageId` (given above). */
-  data: messageReplySchema.omit({ messageId: true }),
+  /** The reply as a sync call answers it, without its `messageId` (given above); `author` on a person's reply. */
+  data: messageReplySchema.omit({ messageId: true }).extend({ author: messageAuthorSchema.optional() }),
 });
 
 export const messageFailedEventSchema = z.object({
@@ -41,8 +41,12 @@ function lifecycleEventSchema<Name extends string>(name: Name) {
 
 export const sessionCreatedEventSchema = lifecycleEventSchema('session.created');
 export const sessionResolvedEventSchema = lifecycleEventSchema('session.resolved').extend({
-  /** `ended`: the end-session call; `agent`: the AI concluded the conversation. */
-  reason: z.enum(['ended', 'agent']),
+  /** `ended`: the end-session call; `agent`: the AI concluded the conversation; `operator`: a person resolved it. */
+  reason: z.enum(['ended', 'agent', 'operator']),
 });
 export const sessionExpiredEventSchema = lifecycleEventSchema('session.expired');
 export const sessionRatedEventSchema = lifecycleEventSchema('session.rated');
+/** `requested` (the visitor asked for a person), `active` (an operator took over), `released` (back to the AI). */
+export const sessionHandoffEventSchema = lifecycleEventSchema('session.handoff').extend({
+  state: z.enum(['requested', 'active', 'released']),
+});

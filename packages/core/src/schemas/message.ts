@@ -49,12 +49,16 @@ export const processingReplySchema = z.object({
   status: z.literal('processing'),
 });
 
+/** On replies a person wrote during a handoff (DESIGN.md section 6); AI and visitor messages have none. */
+export const messageAuthorSchema = z.object({ type: z.literal('operator'), name: z.string() });
+
 /** GET …/messages item (spec 2.5). */
 export const historyItemSchema = z.object({
   messageId: z.string(),
   role: z.enum(['user', 'assistant']),
   content: z.string(),
   products: z.array(productSchema).optional(),
+  author: messageAuthorSchema.optional(),
   createdAt: isoDateTime,
 });
 

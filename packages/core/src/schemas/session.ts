@@ -29,6 +29,18 @@ export const createdSessionSchema = z.object({
   resumed: z.boolean(),
 });
 
+/** A person who answers during a handoff: an operator's id (null for a CLI name or a server key) and name. */
+export const operatorRefSchema = z.object({ id: z.string().nullable(), name: z.string() });
+
+/** DESIGN.md section 6: null while the AI answers; `requested` until an operator accepts, then `active`. */
+export const handoffSchema = z
+  .object({
+    state: z.enum(['requested', 'active']),
+    since: isoDateTime,
+    operator: operatorRefSchema.nullable(),
+  })
+  .nullable();
+
 /** GET /widgets/{widgetId}/conversations/{sessionId} (spec 4.6). */
 export const sessionSchema = z.object({
   sessionId: z.string(),
@@ -39,6 +51,7 @@ export const sessionSchema = z.object({
   rating: ratingSchema.nullable(),
   createdAt: isoDateTime,
   resolvedAt: isoDateTime.nullable(),
+  handoff: handoffSchema,
 });
 
 /** POST …/end (spec 4.4). */
@@ -56,6 +69,7 @@ export const ratedSessionSchema = z.object({ sessionId: z.string(), rating: rati
 export type CreateSessionRequest = z.infer<typeof createSessionRequestSchema>;
 export type CreatedSession = z.infer<typeof createdSessionSchema>;
 export type SessionView = z.infer<typeof sessionSchema>;
+export type HandoffView = z.infer<typeof handoffSchema>;
 export type EndedSession = z.infer<typeof endedSessionSchema>;
 export type RateSessionRequest = z.infer<typeof rateSessionRequestSchema>;
 export type RatedSession = z.infer<typeof ratedSessionSchema>;

@@ -103,13 +103,13 @@ export interface TurnClaim {
   leaseMs: number;
 }
 
-/** Told to every process sharing the store when a job is queued or finishes, so waiters need not poll. */
-export interface TurnEvent {
-  type: 'queued' | 'finished';
-  jobId: string;
-  widgetId: string;
-  sessionId: string;
-}
+/**
+ * Told to every process sharing the store when a job is queued or finishes, so waiters need not poll; and when a
+ * session's event log grew (`session-event`, see `SessionEventOps`), so event streams need not poll either.
+ */
+export type TurnEvent =
+  | { type: 'queued' | 'finished'; jobId: string; widgetId: string; sessionId: string }
+  | { type: 'session-event'; accountId: string; widgetId: string; sessionId: string };
 
 /** Step 3 of a turn (DESIGN.md section 3a), written at once by {@link CallbackOps.commitTurn}. */
 export interface TurnCommit {

@@ -4,6 +4,7 @@ import { resolveByAgent } from '../session-machine.js';
 import { createMemoryCallbackOps } from './memory-callback-ops.js';
 import { createMemoryGuardOps } from './memory-guard-ops.js';
 import { createMemoryWebhookOps } from './memory-webhook-ops.js';
+import { createMemorySessionEventOps } from './memory-session-event-ops.js';
 import type { TurnEvent } from './callback-store.js';
 import { searchMemoryKnowledge } from './memory-search.js';
 import type { MemoryState } from './memory-state.js';
@@ -19,6 +20,7 @@ export function createMemoryOps(state: MemoryState, publish: (event: TurnEvent) 
     ...createMemoryCallbackOps(state),
     ...createMemoryGuardOps(state),
     ...createMemoryWebhookOps(state),
+    ...createMemorySessionEventOps(state, publish),
     async publishTurnEvent(event) {
       publish(event);
     },

@@ -15,6 +15,7 @@ import type { DocumentChunk } from './chunking.js';
 import { Journal, Table } from './memory-tables.js';
 import type { IdempotencyRecord } from './store.js';
 import type { WebhookEndpoint } from './webhook-store.js';
+import type { SessionEvent } from './session-event-store.js';
 
 /** A document with the passages it was split into on insert, as the SQL stores keep them in a table. */
 export interface IndexedDocument {
@@ -58,6 +59,10 @@ export interface MemoryState {
   turnJobSeq: { last: number };
   deliveries: Table<Delivery>;
   webhooks: Table<WebhookEndpoint>;
+  /** The session event log, keyed by id. */
+  sessionEvents: Table<SessionEvent>;
+  /** Last event id handed out; like a SQL sequence it is not rolled back. */
+  sessionEventSeq: { last: number };
   /** Rate-limit counters keyed by (client, window start in ms). */
   rateCounters: Table<{ windowStart: number; count: number }>;
 }
@@ -84,6 +89,8 @@ export function createMemoryState(): MemoryState {
     turnJobSeq: { last: 0 },
     deliveries: table(),
     webhooks: table(),
+    sessionEvents: table(),
+    sessionEventSeq: { last: 0 },
     rateCounters: table(),
   };
 }

@@ -1,6 +1,7 @@
 import type { CallbackOps, TurnEvent } from './callback-store.js';
 import type { GuardOps } from './guard-store.js';
 import type { WebhookOps } from './webhook-store.js';
+import type { SessionEventOps } from './session-event-store.js';
 import type {
   Account,
   ApiKey,
@@ -21,7 +22,7 @@ import type {
  * together with {@link Store.transaction}. `insert…` methods reject an id that already exists unless stated
  * otherwise. Returned objects are the caller's: mutating them changes nothing stored.
  */
-export interface StoreOps extends CallbackOps, GuardOps, WebhookOps {
+export interface StoreOps extends CallbackOps, GuardOps, WebhookOps, SessionEventOps {
   // Accounts and credits
   insertAccount(account: Account): Promise<void>;
   getAccount(id: string): Promise<Account | null>;
@@ -145,6 +146,7 @@ export type SessionPatch = Partial<
     | 'resolvedAt'
     | 'pendingFormId'
     | 'identitySub'
+    | 'handoff'
   >
 >;
 

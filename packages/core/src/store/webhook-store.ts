@@ -6,8 +6,8 @@ import type { Session } from '../domain.js';
  * retried and replayed by the same worker as callbacks.
  */
 
-/** Every lifecycle event; `session.handoff` joins when handoff lands. */
-export const LIFECYCLE_EVENTS = ['session.created', 'session.resolved', 'session.expired', 'session.rated'] as const;
+/** Every lifecycle event. */
+export const LIFECYCLE_EVENTS = ['session.created', 'session.resolved', 'session.expired', 'session.rated', 'session.handoff'] as const;
 export type LifecycleEventName = (typeof LIFECYCLE_EVENTS)[number];
 
 export interface WebhookEndpoint {

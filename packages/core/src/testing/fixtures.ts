@@ -140,6 +140,8 @@ export function makeSession(overrides: Partial<Session> = {}): Session {
     pendingFormId: null,
     identitySub: null,
     creatorKeyKind: 'secret',
+    creatorKeyId: null,
+    handoff: null,
     ...overrides,
   };
 }

@@ -9,6 +9,7 @@ import { messageContract } from './contract/messages.js';
 import { recordContract } from './contract/records.js';
 import { searchContract } from './contract/search.js';
 import { sessionContract } from './contract/sessions.js';
+import { sessionEventContract } from './contract/session-events.js';
 import { transactionContract } from './contract/transactions.js';
 import { turnJobContract } from './contract/turn-jobs.js';
 import { turnPipelineContract } from './contract/turn-pipeline.js';
@@ -54,6 +55,7 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
     describe('knowledge search', () => searchContract(store));
     describe('sessions', () => sessionContract(store));
     describe('messages', () => messageContract(store));
+    describe('handoff and the session event log', () => sessionEventContract(store));
     describe('visitors, idempotency records and settings', () => recordContract(store));
     describe('transactions', () => transactionContract(store));
     describe('turn jobs', () => turnJobContract(store));

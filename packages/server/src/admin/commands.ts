@@ -10,6 +10,7 @@ import { describeDelivery, replayDelivery } from './deliveries.js';
 import { createApiKey, createPublicKey, describeKey, rotateCallbackSecret } from './keys.js';
 import { importKnowledgeBase } from './knowledge.js';
 import { runWebhookCommand } from './webhooks.js';
+import { CONVERSATION_OPTIONS, isConversationCommand, runConversationCommand } from './conversations-cli.js';
 import { createWidget, currentIdentitySecret, rotateIdentitySecret, setWidgetForms, setWidgetTheme } from './widgets.js';
 
 /**
@@ -48,6 +49,7 @@ export const OPTIONS = {
   url: { type: 'string' },
   events: { type: 'string' },
   'grace-seconds': { type: 'string' },
+  ...CONVERSATION_OPTIONS,
 } as const;
 
 export type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -235,6 +237,7 @@ export async function runAdmin(command: string, values: Values, store: Store, co
       };
     }
     default:
+      if (isConversationCommand(command)) return runConversationCommand(command, values, store, (message) => new UsageError(message));
       throw new UsageError(`Unknown command "${command}"`);
   }
 }

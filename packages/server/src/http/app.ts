@@ -9,6 +9,7 @@ import { limitBody, readJsonBody, readRequiredJsonBody } from './body.js';
 import { cors } from './cors.js';
 import { idempotency } from './idempotency.js';
 import { rateLimit } from './rate-limit.js';
+import { createEventStreamSlots, type EventStreamLimits } from './session-event-stream.js';
 import { errorBody, sendPage, sendResult } from './respond.js';
 import { allowedMethods, honoPath, PATH_PARAMETERS, pathParameters, ROUTES, type Route, type RouteCall } from './routes.js';
 
@@ -27,6 +28,10 @@ export interface AppOptions {
   streamKeepAliveMs?: number;
   /** Metrics and the draining flag behind /readyz and /metrics; one of its own when absent. */
   operations?: Operations;
+  /** Caps on open session event streams (per session, per key); default 3 and 1,000. */
+  eventStreamLimits?: EventStreamLimits;
+  /** Fallback poll of a session's event log, should a notification be lost; default 5,000 ms. */
+  eventStreamPollMs?: number;
 }
 
 /**
@@ -95,6 +100,12 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     store,
     openApiDocument: () => (openApiDocument ??= buildOpenApiDocument()),
     stream: { logger, keepAliveMs: options.streamKeepAliveMs },
+    eventStreams: {
+      logger,
+      keepAliveMs: options.streamKeepAliveMs,
+      pollMs: options.eventStreamPollMs,
+      slots: createEventStreamSlots(options.eventStreamLimits),
+    },
     operations,
   };
   for (const route of ROUTES) {
@@ -119,7 +130,7 @@ function checkPathIds(route: Route): MiddlewareHandler<AppEnv> {
   };
 }
 
-function runRoute(route: Route, services: Pick<RouteCall, 'engine' | 'store' | 'openApiDocument' | 'stream' | 'operations'>): Handler<AppEnv> {
+function runRoute(route: Route, services: Pick<RouteCall, 'engine' | 'store' | 'openApiDocument' | 'stream' | 'eventStreams' | 'operations'>): Handler<AppEnv> {
   return async (c) => {
     let body: Record<string, unknown> | undefined;
     if (route.body) body = route.body.required ? await readRequiredJsonBody(c) : await readJsonBody(c);

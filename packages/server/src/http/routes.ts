@@ -31,6 +31,7 @@ import { docsPageHtml } from '../openapi/docs-page.js';
 import type { AppEnv } from './auth.js';
 import { turnIdempotency } from './idempotency.js';
 import { chatTurn, streamTurn, type StreamOptions } from './stream-routes.js';
+import { sessionEventStream, type EventStreamOptions } from './session-event-stream.js';
 import { metricsText, readiness, type Operations } from '../operations/operations.js';
 
 /**
@@ -91,6 +92,8 @@ export interface RouteCall {
   openApiDocument(): Record<string, unknown>;
   /** How streamed answers (`response_type: "stream"`, /chat) log and keep idle connections open. */
   stream: StreamOptions;
+  /** Session event streams: keep-alive, fallback poll and the connection caps. */
+  eventStreams: EventStreamOptions;
   /** Metrics and the draining flag, for /readyz and /metrics. */
   operations: Operations;
 }
@@ -152,7 +155,7 @@ const TURN_RESPONSES: Route['responses'] = {
   202: {
     schema: R.ProcessingReplyResponse,
     description:
-      'The reply is being produced: callback mode (`messageId` null, delivered to the callback URL), or a turn slower than the sync wait (it lands in the history under `messageId`).',
+      'The reply is being produced: callback mode (`messageId` null, delivered to the callback URL), a turn slower than the sync wait (it lands in the history under `messageId`), or a session handed off to a person (`messageId` null, the session\'s `handoff` set): the AI stays silent, the message is stored and nothing is billed; the person\'s reply comes as `message.created` on the session event stream, to the callback URL of the server key that created the session, and in the history.',
   },
 };
 
@@ -291,13 +294,38 @@ export const ROUTES: readonly Route[] = [
     operationId: 'getSession',
     tag: 'Sessions',
     summary: 'Read a session',
-    description: 'The session state: status, message count, rating, timestamps.',
+    description: 'The session state: status, message count, rating, timestamps, and `handoff` (null while the AI answers; `requested` or `active` while a person has the conversation).',
     auth: 'key',
     scopes: CHAT,
     identityToken: true,
     responses: { 200: { schema: R.SessionResponse, description: 'The session.' } },
     errors: [...KEYED, ...SESSION],
     handler: ({ engine, principal, params }) => engine.getSession(principal, params.widgetId!, params.sessionId!),
+  },
+  {
+    method: 'get',
+    path: `${conversation}/events`,
+    operationId: 'streamSessionEvents',
+    tag: 'Sessions',
+    summary: 'Follow a session live',
+    description: [
+      'Server-sent events (`text/event-stream`) of the session from now on: `message.created` (data: the history item, with `author` `{ type: "operator", name }`) for replies a person writes during a handoff, and `session.updated` (data: the session as get-session shows it) on every change of status, handoff or rating.',
+      'Each event has an `id:`; reconnecting with the `Last-Event-ID` header resumes right after it, with no event missed or repeated (browsers\' `EventSource` does this itself). Without the header the stream starts at the newest event, with no backlog. A comment line (`: ping`) every 15 s keeps the connection open.',
+      'Free. At most 3 streams of one session and 1,000 per API key may be open at once (per server instance); one more is refused with 429 `rate_limited`.',
+    ].join('\n\n'),
+    auth: 'key',
+    scopes: CHAT,
+    identityToken: true,
+    responses: {
+      200: {
+        schema: z.string().describe('`id: <event id>`, `event: message.created | session.updated`, `data: <JSON>` per event.'),
+        description: 'The event stream.',
+        contentType: 'text/event-stream',
+      },
+    },
+    errors: [...KEYED, ...IDENTITY_TOKEN, 'widget_not_found', 'session_not_found', 'identity_mismatch'],
+    handler: ({ engine, store, principal, params, c, eventStreams }) =>
+      sessionEventStream(c, { engine, store, principal, widgetId: params.widgetId!, sessionId: params.sessionId! }, eventStreams),
   },
   {
     method: 'get',

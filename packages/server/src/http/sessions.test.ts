@@ -134,6 +134,7 @@ describe('GET /widgets/{widgetId}/conversations/{sessionId} (spec 4.6)', () => {
         rating: null,
         createdAt: expect.stringMatching(ISO),
         resolvedAt: null,
+        handoff: null,
       },
       meta: { creditsConsumed: 1 },
     });

@@ -70,6 +70,10 @@ const turnEventFrames: FrameWriter = (write, event) => {
     case 'failed':
       write(sseEvent('message.failed', errorBody(event.error).body));
       break;
+    case 'handoff':
+      // The 202 a sync call gets during a handoff, as the stream's last event.
+      write(sseEvent('message.handoff', { data: { messageId: null, status: 'processing' }, meta: { creditsConsumed: 0 } }));
+      break;
   }
 };
 
@@ -78,7 +82,7 @@ function uiMessageFrames(): FrameWriter {
   const chunks = uiMessageChunks();
   return (write, event) => {
     for (const chunk of chunks(event)) write(sseEvent(undefined, chunk));
-    if (event.type === 'completed' || event.type === 'failed') write(UI_MESSAGE_STREAM_DONE);
+    if (event.type === 'completed' || event.type === 'failed' || event.type === 'handoff') write(UI_MESSAGE_STREAM_DONE);
   };
 }
 
@@ -128,7 +132,7 @@ function eventStream(c: Context<AppEnv>, options: RespondOptions, source: EventS
         if (status >= 500) options.logger.error({ requestId: c.get('requestId'), err: event.error }, 'streamed turn failed');
       }
       options.frames(write, event);
-      if (event.type === 'completed' || event.type === 'failed') finish();
+      if (event.type === 'completed' || event.type === 'failed' || event.type === 'handoff') finish();
     });
     try {
       await finished;

@@ -4,7 +4,9 @@ import { SvcError, type EngineResult, type MessageReply, type TurnObserver } fro
 export type TurnFeedEvent =
   | { type: 'delta'; text: string }
   | { type: 'completed'; data: MessageReply; creditsConsumed: number }
-  | { type: 'failed'; error: unknown };
+  | { type: 'failed'; error: unknown }
+  /** No AI reply: a person has the conversation (DESIGN.md section 6); their reply comes on the session event stream. */
+  | { type: 'handoff' };
 
 /** A turn the engine accepted: from here on it runs to its end, whoever listens. */
 export interface AcceptedTurn {
@@ -67,6 +69,8 @@ export function startStreamedTurn(run: (observer: TurnObserver) => Promise<Engin
           resolve({ answered: result });
         } else if (result.status === 200) {
           emit({ type: 'completed', data: result.data as MessageReply, creditsConsumed: result.creditsConsumed });
+        } else if (result.status === 202 && (result.data as { messageId?: unknown }).messageId === null) {
+          emit({ type: 'handoff' });
         } else {
           // Stream mode has no 202 (SEAM.md); anything else after acceptance is reported as a failure.
           emit({ type: 'failed', error: new SvcError('internal_error', `The turn ended with status ${result.status} instead of a reply.`) });

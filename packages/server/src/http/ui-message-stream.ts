@@ -60,6 +60,12 @@ export function uiMessageChunks(): (event: StreamEvent) => UiMessageChunk[] {
         });
         return chunks;
       }
+      case 'handoff':
+        // No AI reply: an empty text part, and the metadata says a person has the conversation.
+        return [
+          { type: 'text-end', id: textId },
+          { type: 'finish', finishReason: 'stop', messageMetadata: { creditsConsumed: 0, handoff: true } },
+        ];
       case 'failed': {
         const { error } = errorBody(event.error).body as { error: { code: string; message: string } };
         return [{ type: 'error', errorText: `${error.code}: ${error.message}` }];

@@ -41,6 +41,7 @@ import {
   sessionCreatedEventSchema,
   sessionExpiredEventSchema,
   sessionRatedEventSchema,
+  sessionHandoffEventSchema,
   sessionResolvedEventSchema,
   visitorContextSchema,
 } from '@svc/core';
@@ -93,6 +94,7 @@ export const RESPONSE_SCHEMAS = {
   SessionResolvedEvent: sessionResolvedEventSchema,
   SessionExpiredEvent: sessionExpiredEventSchema,
   SessionRatedEvent: sessionRatedEventSchema,
+  SessionHandoffEvent: sessionHandoffEventSchema,
   CreatedSessionResponse: envelope(createdSessionSchema),
   SessionResponse: envelope(sessionSchema),
   EndedSessionResponse: envelope(endedSessionSchema),

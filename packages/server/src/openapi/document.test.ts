@@ -41,7 +41,7 @@ describe('OpenAPI document', () => {
       undocumented: [],
       notMounted: [],
     });
-    expect(new Set(mounted).size).toBe(22);
+    expect(new Set(mounted).size).toBe(23);
     expect(mounted).toEqual(expect.arrayContaining(['PUT /knowledge-bases/{kbId}/products/{productId}', 'DELETE /knowledge-bases/{kbId}/documents/{documentId}']));
   });
 
@@ -214,6 +214,7 @@ describe('OpenAPI document', () => {
       'session.resolved',
       'session.expired',
       'session.rated',
+      'session.handoff',
     ]);
     for (const [event, schema] of [
       ['message.completed', 'MessageCompletedEvent'],
@@ -222,6 +223,7 @@ describe('OpenAPI document', () => {
       ['session.resolved', 'SessionResolvedEvent'],
       ['session.expired', 'SessionExpiredEvent'],
       ['session.rated', 'SessionRatedEvent'],
+      ['session.handoff', 'SessionHandoffEvent'],
     ] as const) {
       const post = doc.webhooks[event].post;
       expect((post.parameters as Json[]).map((p) => [p.name, p.in, p.required])).toEqual([
@@ -239,7 +241,9 @@ describe('OpenAPI document', () => {
   it('publishes the lifecycle webhook bodies: the get-session view, and why a session was resolved', () => {
     expect(Object.keys(doc.components.schemas.SessionExpiredEvent.properties)).toEqual(['event', 'id', 'deliveryId', 'createdAt', 'data']);
     expect(doc.components.schemas.SessionExpiredEvent.properties.data).toEqual({ $ref: '#/components/schemas/Session' });
-    expect(doc.components.schemas.SessionResolvedEvent.properties.reason).toEqual({ type: 'string', enum: ['ended', 'agent'] });
+    expect(doc.components.schemas.SessionResolvedEvent.properties.reason).toEqual({ type: 'string', enum: ['ended', 'agent', 'operator'] });
+    expect(doc.components.schemas.SessionHandoffEvent.properties.state).toEqual({ type: 'string', enum: ['requested', 'active', 'released'] });
+    expect(doc.components.schemas.Session.properties.handoff).toBeDefined();
     expect(doc.webhooks['session.resolved'].post.tags).toEqual(['Sessions']);
   });
 });

@@ -149,7 +149,9 @@ function webhook(event: string, schema: 'MessageCompletedEvent' | 'MessageFailed
 }
 
 /** A lifecycle webhook (DESIGN.md section 5): sent to the account's webhook endpoints, not to a key's callback URL. */
-function lifecycleWebhook(event: string, schema: 'SessionCreatedEvent' | 'SessionResolvedEvent' | 'SessionExpiredEvent' | 'SessionRatedEvent', description: string): Json {
+type LifecycleSchema = 'SessionCreatedEvent' | 'SessionResolvedEvent' | 'SessionExpiredEvent' | 'SessionRatedEvent' | 'SessionHandoffEvent';
+
+function lifecycleWebhook(event: string, schema: LifecycleSchema, description: string): Json {
   const operationId = `${event.replace('.', '_').replace(/_(\w)/g, (_, c: string) => c.toUpperCase())}Webhook`;
   return {
     post: {
@@ -196,9 +198,14 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions = {}): Json
       'message.completed': webhook('message.completed', 'MessageCompletedEvent', 'The reply of a callback-mode turn.'),
       'message.failed': webhook('message.failed', 'MessageFailedEvent', 'A callback-mode turn that could not be answered (`error.code` says why; nothing was billed).'),
       'session.created': lifecycleWebhook('session.created', 'SessionCreatedEvent', 'A session was created (resuming one sends nothing).'),
-      'session.resolved': lifecycleWebhook('session.resolved', 'SessionResolvedEvent', 'A session was resolved: `reason` is `ended` (the end-session call) or `agent` (the AI concluded the conversation).'),
+      'session.resolved': lifecycleWebhook('session.resolved', 'SessionResolvedEvent', 'A session was resolved: `reason` is `ended` (the end-session call), `agent` (the AI concluded the conversation) or `operator` (a person resolved it).'),
       'session.expired': lifecycleWebhook('session.expired', 'SessionExpiredEvent', 'A session expired after its widget\'s idle time.'),
       'session.rated': lifecycleWebhook('session.rated', 'SessionRatedEvent', 'A resolved or expired session was rated (each new rating is an event).'),
+      'session.handoff': lifecycleWebhook(
+        'session.handoff',
+        'SessionHandoffEvent',
+        'A handoff to a person changed: `state` is `requested` (the visitor asked for a person; the AI stays silent from now on), `active` (an operator took the conversation over) or `released` (back to the AI; `data.handoff` is null).',
+      ),
     },
     components: {
       schemas: componentSchemas(),

@@ -39,6 +39,14 @@ const EVENT_SCHEMAS: Record<string, Json> = {
     required: ['error', 'meta'],
     additionalProperties: false,
   },
+  StreamHandoffEvent: {
+    type: 'object',
+    description:
+      'Event `message.handoff` (last): no AI reply, because a person has the conversation (the session\'s `handoff` is set); `data` is what a sync call answers then (202, `messageId` null). The person\'s reply comes as `message.created` on the session event stream (`GET …/events`), to the callback URL of the key that created the session, and in the history. Nothing is billed.',
+    properties: { data: ref('ProcessingReply'), meta: ref('Meta') },
+    required: ['data', 'meta'],
+    additionalProperties: false,
+  },
   ChatRequest: {
     type: 'object',
     description:
@@ -72,7 +80,8 @@ const EVENT_SCHEMAS: Record<string, Json> = {
 const EVENT_STREAM_DESCRIPTION = [
   'With `response_type: "stream"`: `200 text/event-stream`, one JSON `data:` line per event:',
   '`message.start` `{ messageId, sessionId }`, then `message.delta` `{ text }` (any number), then `message.completed`',
-  '`{ data: <MessageReply>, meta }` or `message.failed` `{ error, meta }`; a comment line (`: keep-alive`) every 15 s.',
+  '`{ data: <MessageReply>, meta }` or `message.failed` `{ error, meta }` (or, during a handoff to a person, `message.handoff`',
+  '`{ data: { messageId: null, status: "processing" }, meta }`); a comment line (`: keep-alive`) every 15 s.',
   'Refusals before the turn is accepted are the ordinary JSON errors below, with their status.',
 ].join(' ');
 
@@ -95,7 +104,10 @@ function eventStreamContent(): Json {
       type: 'string',
       description: EVENT_STREAM_DESCRIPTION,
       // JSON Schema's own word for what a string holds: the data line of each event is one of these.
-      contentSchema: { oneOf: [ref('StreamStartEvent'), ref('StreamDeltaEvent'), ref('StreamCompletedEvent'), ref('StreamFailedEvent')] },
+      // anyOf: the completed and handoff events share their property names (the event name tells them apart).
+      contentSchema: {
+        anyOf: [ref('StreamStartEvent'), ref('StreamDeltaEvent'), ref('StreamCompletedEvent'), ref('StreamFailedEvent'), ref('StreamHandoffEvent')],
+      },
     },
     example: EVENT_STREAM_EXAMPLE,
     // OpenAPI 3.1 cannot type the items of a stream; this maps each event name to the schema of its data.
@@ -104,6 +116,7 @@ function eventStreamContent(): Json {
       'message.delta': ref('StreamDeltaEvent'),
       'message.completed': ref('StreamCompletedEvent'),
       'message.failed': ref('StreamFailedEvent'),
+      'message.handoff': ref('StreamHandoffEvent'),
     },
   };
 }
@@ -116,7 +129,7 @@ function chatOperation(sendMessage: Json): Json {
     tags: ['Messages'],
     summary: 'Chat with the Vercel AI SDK (`useChat`)',
     description:
-      'Sends the visitor message of an AI SDK chat request and streams the reply in the AI SDK UI message stream protocol (v1), so `useChat` with `new DefaultChatTransport({ api: \'…/chat\', headers: { \'X-API-Key\': key } })` works with no adapter. Same keys, scopes, identity rules and billing as send-message (widget public keys allowed). Chunks: `start` (the reply\'s `messageId`, `messageMetadata.sessionId`), `text-start`, `text-delta`…, `text-end`, `data-products` and `data-forms` when the reply has them, `finish` with `messageMetadata` `{ creditsConsumed, credits, usage, sessionEnded, content }`, or `error`; then `[DONE]`.',
+      'Sends the visitor message of an AI SDK chat request and streams the reply in the AI SDK UI message stream protocol (v1), so `useChat` with `new DefaultChatTransport({ api: \'…/chat\', headers: { \'X-API-Key\': key } })` works with no adapter. Same keys, scopes, identity rules and billing as send-message (widget public keys allowed). Chunks: `start` (the reply\'s `messageId`, `messageMetadata.sessionId`), `text-start`, `text-delta`…, `text-end`, `data-products` and `data-forms` when the reply has them, `finish` with `messageMetadata` `{ creditsConsumed, credits, usage, sessionEnded, content }` (during a handoff to a person: no text and `{ creditsConsumed: 0, handoff: true }`), or `error`; then `[DONE]`.',
     security: sendMessage['security'],
     parameters: sendMessage['parameters'],
     requestBody: { required: true, content: { 'application/json': { schema: ref('ChatRequest') } } },

@@ -88,7 +88,7 @@ async function setup(open: () => Promise<{ store: Store; dispose: () => Promise<
 describe.each(PRODUCTION_STORES)('lifecycle webhooks over real sockets, default address policy (%s)', (_name, open) => {
   it('delivers each event once per state change, signed, with the get-session view', async () => {
     const { h, receiver, webhook, dialled } = await setup(open);
-    expect(webhook).toEqual({ id: expect.stringMatching(/^whk_/), url: expect.stringContaining(HOST), events: ['session.created', 'session.resolved', 'session.expired', 'session.rated'], secret: expect.stringMatching(/^whsec_/) });
+    expect(webhook).toEqual({ id: expect.stringMatching(/^whk_/), url: expect.stringContaining(HOST), events: ['session.created', 'session.resolved', 'session.expired', 'session.rated', 'session.handoff'], secret: expect.stringMatching(/^whsec_/) });
 
     const ended = await h.session();
     await h.post(h.base, { visitorId: 'visitor-1', sessionId: ended }); // resumed: no event

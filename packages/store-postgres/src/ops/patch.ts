@@ -21,7 +21,8 @@ export function buildSet(
   for (const [field, spec] of Object.entries(columns)) {
     const value = values[field];
     if (value === undefined) continue;
-    params.push(spec.json ? JSON.stringify(value) : value);
+    // SQL null for null, not the JSON value null, so `is null` tests keep meaning "not set".
+    params.push(spec.json && value !== null ? JSON.stringify(value) : value);
     assignments.push(`${spec.column} = $${firstParam + params.length - 1}${spec.json ? '::jsonb' : ''}`);
   }
   return assignments.length > 0 ? { sql: assignments.join(', '), params } : null;

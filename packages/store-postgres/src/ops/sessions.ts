@@ -1,5 +1,5 @@
 import type { Account, SessionPatch, StoreOps } from '@svc/core';
-import { json, toAccount, toMessage, toSession, type MessageRow, type SessionRow } from '../rows.js';
+import { json, storedHandoff, toAccount, toMessage, toSession, type MessageRow, type SessionRow } from '../rows.js';
 import type { Db } from './db.js';
 import { buildSet, type ColumnSpec } from './patch.js';
 
@@ -19,6 +19,7 @@ const SESSION_PATCH_COLUMNS: Readonly<Record<keyof SessionPatch, ColumnSpec>> = 
   resolvedAt: { column: 'resolved_at' },
   pendingFormId: { column: 'pending_form_id' },
   identitySub: { column: 'identity_sub' },
+  handoff: { column: 'handoff', json: true },
 };
 
 /** A session row with its account's columns (null when the account is missing). */
@@ -35,8 +36,8 @@ export function sessionOps(db: Db): SessionOps {
     async insertSession(session) {
       const rows = await db().query(
         `insert into sessions (widget_id, id, account_id, visitor_id, status, language, timezone, message_count, rating,
-           created_at, last_activity_at, expires_at, resolved_at, pending_form_id, identity_sub, creator_key_kind)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+           created_at, last_activity_at, expires_at, resolved_at, pending_form_id, identity_sub, creator_key_kind, creator_key_id, handoff)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18::jsonb)
          on conflict (widget_id, id) do nothing
          returning id`,
         [
@@ -56,6 +57,8 @@ export function sessionOps(db: Db): SessionOps {
           session.pendingFormId,
           session.identitySub,
           session.creatorKeyKind,
+          session.creatorKeyId,
+          session.handoff === null ? null : json(storedHandoff(session.handoff)),
         ],
       );
       return { inserted: rows.length > 0 };
@@ -86,7 +89,8 @@ export function sessionOps(db: Db): SessionOps {
       return { session: toSession(row), account };
     },
     async updateSession(widgetId, sessionId, patch) {
-      const set = buildSet(patch, SESSION_PATCH_COLUMNS, 3);
+      const stored = patch.handoff === undefined ? patch : { ...patch, handoff: storedHandoff(patch.handoff) };
+      const set = buildSet(stored, SESSION_PATCH_COLUMNS, 3);
       const [row] = set
         ? await db().query<SessionRow>(`update sessions set ${set.sql} where widget_id = $1 and id = $2 returning *`, [
             widgetId,
@@ -110,8 +114,8 @@ export function sessionOps(db: Db): SessionOps {
     async insertMessage(message) {
       await db().query(
         `insert into messages (id, widget_id, session_id, seq, role, content, products, actions, forms, session_ended,
-           credits, usage, created_at)
-         values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb, $9::jsonb, $10, $11::jsonb, $12::jsonb, $13)`,
+           credits, usage, created_at, author)
+         values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb, $9::jsonb, $10, $11::jsonb, $12::jsonb, $13, $14::jsonb)`,
         [
           message.id,
           message.widgetId,
@@ -126,6 +130,7 @@ export function sessionOps(db: Db): SessionOps {
           message.credits === null ? null : json(message.credits),
           message.usage === null ? null : json(message.usage),
           message.createdAt,
+          message.author === undefined ? null : json(message.author),
         ],
       );
     },

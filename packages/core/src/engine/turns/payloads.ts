@@ -8,7 +8,7 @@ export type DeliveryTarget = Pick<TurnJob, 'accountId' | 'keyId' | 'widgetId' | 
 
 /** An outbox row: written in the transaction that causes it, POSTed later by the delivery worker. */
 export function delivery(
-  ctx: EngineContext,
+  ctx: Pick<EngineContext, 'ids' | 'clock'>,
   target: DeliveryTarget,
   url: string,
   event: CallbackEventName,

@@ -10,12 +10,16 @@ import type { EngineContext } from '../context.js';
 import { replyView } from '../views.js';
 import { wakeDeliveries, writeLifecycleEvent } from '../lifecycle.js';
 import { completedPayload, delivery, failedPayload } from './payloads.js';
+import { appendMessageEvent } from '../session-events.js';
 
 /** Claims after which a job that keeps crashing its worker is given up (and reported as failed). */
 export const MAX_TURN_ATTEMPTS = 3;
 
-/** How a turn ended: the stored reply and what it cost, or the error its caller is told. */
-export type TurnOutcome = { ok: true; reply: StoredMessage; creditsConsumed: number } | { ok: false; error: SvcError };
+/**
+ * How a turn ended: the stored reply and what it cost, or the error its caller is told. `reply` is null when the
+ * AI stayed silent because a person has the conversation (a handoff): the visitor's message is stored, nothing billed.
+ */
+export type TurnOutcome = { ok: true; reply: StoredMessage | null; creditsConsumed: number } | { ok: false; error: SvcError };
 
 /** What the process running a job knows beyond the job row (the accepting request's widget and key settings). */
 export interface TurnSetting {
@@ -89,6 +93,8 @@ export async function runTurnJob(ctx: EngineContext, job: TurnJob, hooks: RunHoo
   const started = hooks.started ? { ok: true as const, ...hooks.started } : await startTurn(ctx, job);
   if (!started.ok) return fail(ctx, job, hooks, setting, started.error);
   const { session, userMessage } = started;
+  // DESIGN.md section 6: while a handoff is requested or active the AI does not answer; a person will.
+  if (session.handoff !== null) return finishSilently(ctx, job, hooks, userMessage);
 
   let reply: AgentReply;
   try {
@@ -257,24 +263,46 @@ async function commitTurn(ctx: EngineContext, job: TurnJob, hooks: RunHooks, set
     charge,
     deliveries: url ? [delivery(ctx, job, url, 'message.completed', completedPayload(job, view), message.id)] : [],
   };
-  // The common turn is one round trip. A turn whose agent ends the session also writes `session.resolved`, in the
-  // same transaction, when (and only when) the commit is what resolved it: the session is locked first to know.
-  let resolved: Delivery[] = [];
-  const stored = !reply.sessionEnded
-    ? await ctx.store.commitTurn(commit)
-    : await ctx.store.transaction(async (tx) => {
-        const before = await tx.lockSession(job.widgetId, job.sessionId);
-        const committed = await tx.commitTurn(commit);
-        if (committed && before?.status === 'active') {
-          const after = await tx.getSession(job.widgetId, job.sessionId);
-          if (after) resolved = await writeLifecycleEvent(ctx, tx, 'session.resolved', after, { reason: 'agent' });
-        }
-        return committed;
-      });
+  // The common turn is one round trip. A turn whose agent ends the session also writes `session.resolved`, and one
+  // whose agent asked for a person sets the handoff and writes `session.handoff`, in the same transaction, when (and
+  // only when) the commit is what changed the session: the session is locked first to know.
+  let lifecycle: Delivery[] = [];
+  const stored =
+    !reply.sessionEnded && !reply.handoff
+      ? await ctx.store.commitTurn(commit)
+      : await ctx.store.transaction(async (tx) => {
+          const before = await tx.lockSession(job.widgetId, job.sessionId);
+          const committed = await tx.commitTurn(commit);
+          if (!committed || before?.status !== 'active') return committed;
+          let after = await tx.getSession(job.widgetId, job.sessionId);
+          if (after && after.status === 'resolved') {
+            lifecycle = await writeLifecycleEvent(ctx, tx, 'session.resolved', after, { reason: 'agent' });
+          } else if (after && reply.handoff && after.handoff === null) {
+            after = await tx.updateSession(job.widgetId, job.sessionId, { handoff: { state: 'requested', since: at, operator: null } });
+            if (after) lifecycle = await writeLifecycleEvent(ctx, tx, 'session.handoff', after, { state: 'requested' });
+          }
+          return committed;
+        });
   if (!stored) throw new LeaseLostError(job.id);
   if (url) ctx.onWork?.('delivery');
-  wakeDeliveries(ctx, resolved);
+  wakeDeliveries(ctx, lifecycle);
   return { ok: true, reply: stored, creditsConsumed: charge?.total ?? 0 };
+}
+
+/**
+ * A turn during a handoff: the job ends with no reply and no charge, and the visitor's message enters the session's
+ * event log, so the operator's console sees it live.
+ */
+async function finishSilently(ctx: EngineContext, job: TurnJob, hooks: RunHooks, userMessage: StoredMessage): Promise<TurnOutcome> {
+  await ctx.store.transaction(async (tx) => {
+    await tx.lockSession(job.widgetId, job.sessionId);
+    if (!(await tx.finishTurnJob(job.id, { status: 'done', error: null, at: ctx.clock.now(), owner: hooks.owner }))) {
+      throw new LeaseLostError(job.id);
+    }
+    await appendMessageEvent(ctx, tx, job.accountId, userMessage);
+    await finished(tx, job);
+  });
+  return { ok: true, reply: null, creditsConsumed: 0 };
 }
 
 /** A turn that cannot be answered: the job fails (its message stays in the history), callers hear why. */
@@ -302,9 +330,9 @@ function finished(tx: StoreOps, job: TurnJob): Promise<void> {
 /** The outcome of a job that finished in another process (or earlier), read back from the store. */
 export async function storedOutcome(ctx: EngineContext, job: TurnJob): Promise<TurnOutcome | null> {
   if (job.status === 'done') {
+    // Committed turns store their reply with the job's end; a done job without one was silent (a handoff).
     const reply = await ctx.store.getMessage(job.widgetId, job.sessionId, job.replyMessageId);
-    if (!reply) return null;
-    return { ok: true, reply, creditsConsumed: reply.credits ? totalCredits(reply.credits) : 0 };
+    return { ok: true, reply, creditsConsumed: reply?.credits ? totalCredits(reply.credits) : 0 };
   }
   if (job.status === 'failed') return { ok: false, error: parseJobError(job.error) };
   return null;

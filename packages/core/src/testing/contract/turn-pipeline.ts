@@ -211,11 +211,11 @@ export function turnPipelineContract(store: () => Store): void {
       }),
     ).rejects.toThrow('rollback');
     await store().publishTurnEvent({ ...event, jobId: 'job_e2' });
-    await eventually(() => expect(events.map((e) => e.jobId)).toEqual(['job_e1', 'job_e2']));
+    await eventually(() => expect(events.map((e) => ('jobId' in e ? e.jobId : e.type))).toEqual(['job_e1', 'job_e2']));
     stop();
     await store().publishTurnEvent({ ...event, jobId: 'job_after_stop' });
     await pause(50);
-    expect(events.map((e) => e.jobId)).toEqual(['job_e1', 'job_e2']);
+    expect(events.map((e) => ('jobId' in e ? e.jobId : e.type))).toEqual(['job_e1', 'job_e2']);
   });
 
   /** A running job of `owner` on a session with `messages` messages, and a commit of its reply. */

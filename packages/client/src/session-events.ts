@@ -1,0 +1,136 @@
+import { readEventStream } from '@svc/core/event-stream';
+import { SvcApiError } from './errors.js';
+import { sessionPath } from './paths.js';
+import { readResponse } from './response.js';
+import type { HistoryItem, Session } from './types.js';
+
+/**
+ * The session event stream (`GET …/conversations/{sessionId}/events`, DESIGN.md section 6) as an async iterator
+ * that survives dropped connections: it reconnects on its own with `Last-Event-ID`, so the events it yields have no
+ * gap and no repeat, however often the connection breaks.
+ */
+
+/** A reply written by a person during a handoff (`data.author.type === 'operator'`). */
+export interface MessageCreatedEvent {
+  type: 'message.created';
+  id: string;
+  data: HistoryItem;
+}
+
+/** The session changed (status, handoff or rating): `data` is what `sessions.get` answers now. */
+export interface SessionUpdatedEvent {
+  type: 'session.updated';
+  id: string;
+  data: Session;
+}
+
+export type SessionStreamEvent = MessageCreatedEvent | SessionUpdatedEvent;
+
+export interface SessionEventsOptions {
+  /** Start after this event id (one this stream yielded earlier); default: from now on, no backlog. */
+  lastEventId?: string;
+  /** Stops the stream: the iterator ends (`for await` leaves the loop) without an error. */
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
+  /** Pause before reconnecting after a drop, doubling up to 30 s while it keeps failing. Default 1,000 ms. */
+  reconnectDelayMs?: number;
+  /** A connection silent for this long is treated as dropped (the server pings every 15 s). Default 45,000 ms. */
+  idleTimeoutMs?: number;
+  /** Called each time a connection is open and events flow (at first, and after every reconnection). */
+  onOpen?: () => void;
+}
+
+export interface SessionEventStream extends AsyncIterable<SessionStreamEvent> {
+  /** The id of the last event yielded: pass it as `lastEventId` to continue in another process later. */
+  readonly lastEventId: string | undefined;
+}
+
+export interface SessionEventsSettings {
+  baseUrl: string;
+  apiKey: string;
+  fetch: typeof globalThis.fetch | undefined;
+  headers: Record<string, string>;
+}
+
+const TYPES = new Set(['message.created', 'session.updated']);
+const MAX_DELAY_MS = 30_000;
+
+/** Refusals that reconnecting cannot cure (a wrong key, an unknown session): thrown to the caller. */
+const isFinal = (error: unknown): boolean => error instanceof SvcApiError && error.status >= 400 && error.status < 500 && error.status !== 429 && error.status !== 408;
+
+export function openSessionEvents(settings: SessionEventsSettings, widgetId: string, sessionId: string, options: SessionEventsOptions = {}): SessionEventStream {
+  const path = `${sessionPath(widgetId, sessionId)}/events`;
+  const url = `${settings.baseUrl.replace(/\/+$/, '')}${path}`;
+  const fetchImpl = settings.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
+  const baseDelay = options.reconnectDelayMs ?? 1_000;
+  const idleMs = options.idleTimeoutMs ?? 45_000;
+  const { signal } = options;
+  let lastEventId = options.lastEventId;
+
+  async function* events(): AsyncGenerator<SessionStreamEvent, void, undefined> {
+    let delay = baseDelay;
+    while (!signal?.aborted) {
+      const controller = new AbortController();
+      const stop = (): void => controller.abort(signal?.reason);
+      signal?.addEventListener('abort', stop, { once: true });
+      let idle: ReturnType<typeof setTimeout> | undefined;
+      const arm = (): void => {
+        clearTimeout(idle);
+        idle = setTimeout(() => controller.abort(new Error(`no data for ${idleMs} ms`)), idleMs);
+      };
+      try {
+        const headers = new Headers({ accept: 'text/event-stream', 'x-api-key': settings.apiKey });
+        for (const [name, value] of Object.entries({ ...settings.headers, ...options.headers })) headers.set(name, value);
+        if (lastEventId !== undefined) headers.set('last-event-id', lastEventId);
+        arm();
+        const response = await fetchImpl(url, { headers, signal: controller.signal });
+        if (!response.ok || response.body === null) readResponse(response, await response.text(), false);
+        options.onOpen?.();
+        const body = response.body!.pipeThrough(
+          new TransformStream<Uint8Array, Uint8Array>({
+            transform(chunk, sink) {
+              arm();
+              sink.enqueue(chunk);
+            },
+          }),
+        );
+        for await (const raw of readEventStream(body)) {
+          delay = baseDelay; // connected and reading: the next drop reconnects quickly again
+          if (!TYPES.has(raw.event) || raw.id === undefined) continue;
+          const data = JSON.parse(raw.data) as SessionStreamEvent['data'];
+          lastEventId = raw.id;
+          yield { type: raw.event, id: raw.id, data } as SessionStreamEvent;
+        }
+      } catch (error) {
+        if (signal?.aborted) return;
+        if (isFinal(error)) throw error;
+      } finally {
+        clearTimeout(idle);
+        signal?.removeEventListener('abort', stop);
+        controller.abort();
+      }
+      // Dropped (network, server restart, idle): wait, then resume after the last event yielded.
+      await pause(delay, signal);
+      delay = Math.min(delay * 2, MAX_DELAY_MS);
+    }
+  }
+
+  return {
+    get lastEventId() {
+      return lastEventId;
+    },
+    [Symbol.asyncIterator]: () => events(),
+  };
+}
+
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
