@@ -2,7 +2,8 @@ import type { MiddlewareHandler } from 'hono';
 import { SvcError, widgetIdSchema, type Store } from '@svc/core';
 import type { AppEnv } from './auth.js';
 
-const ALLOWED_HEADERS = 'Content-Type, X-API-Key, X-Identity-Token, Idempotency-Key';
+// `Last-Event-ID`: the widget resumes the session event stream from another origin (DESIGN.md section 6).
+const ALLOWED_HEADERS = 'Content-Type, X-API-Key, X-Identity-Token, Idempotency-Key, Last-Event-ID';
 const EXPOSED_HEADERS = 'X-Request-Id, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Idempotent-Replayed';
 
 /** The widget id in a `/widgets/{id}/…` path: undefined when there is none, null when it cannot be decoded. */
