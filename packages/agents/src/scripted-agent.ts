@@ -41,6 +41,8 @@ function withDefaults(request: AgentRequest, partial: Partial<AgentReply>): Agen
     sessionEnded: partial.sessionEnded ?? false,
     usage: partial.usage ?? measureUsage([request.message], content),
     meters: partial.meters ?? zeroMeters(),
+    // A handler that passes the local agent's reply on keeps its request for a person (DESIGN.md section 6).
+    ...(partial.handoff && { handoff: true }),
   };
 }
 
