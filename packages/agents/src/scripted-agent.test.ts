@@ -24,6 +24,9 @@ describe('createScriptedAgent', () => {
     const meters = { ...zeroMeters(), retrievals: 2 };
     const agent = createScriptedAgent(async () => ({ content: 'Bye.', sessionEnded: true, usage, meters }));
     expect(await agent.reply(demoRequest('bye'))).toMatchObject({ sessionEnded: true, usage, meters });
+    // A request for a person survives (the e2e harness routes visitors through the local agent this way).
+    const handing = createScriptedAgent(() => ({ content: 'A person will answer.', handoff: true }));
+    expect(await handing.reply(demoRequest('a person please'))).toMatchObject({ handoff: true });
   });
 
   it('keeps a handoff request (regression: a scripted agent wrapping the local one lost it, so no session was handed over)', async () => {

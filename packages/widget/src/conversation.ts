@@ -345,6 +345,8 @@ export function createConversation(options: ConversationOptions): Conversation {
           if (event === 'message.start') messageId = data.messageId;
           if (event === 'message.completed') reply = data.data;
           if (event === 'message.failed') throw new ApiError(502, data.error.code, data.error.message);
+          // A person has the conversation (DESIGN.md 6): no AI reply; the message is sent.
+          if (event === 'message.handoff') return null;
           // A replayed turn already on screen is not drafted a second time.
           if (event === 'message.delta' && data.text && !state().messages.some((item) => item.id === messageId)) {
             text += data.text;

@@ -99,6 +99,26 @@ describe('streamed replies (response_type "stream")', () => {
   });
 });
 
+describe('a turn during a handoff to a person', () => {
+  it('ends with message.handoff: the message counts as sent, with no AI reply, no retry and no banner', async () => {
+    bubble({ apiKey: API_KEY, apiBase: BASE }).open();
+    send('Hello');
+    await reply('Echo: Hello');
+    service.state.next.push({ handoff: true });
+    send('Are you there?');
+    await waitFor(() => expect([...shadow().querySelectorAll('[data-testid="svc-message"]')].at(-1)?.getAttribute('data-state')).toBe('sent'));
+    await waitFor(() => expect(queryTestId('svc-typing')).toBeNull());
+    expect(messages()).toEqual([
+      { role: 'user', text: 'Hello' },
+      { role: 'assistant', text: 'Echo: Hello' },
+      { role: 'user', text: 'Are you there?' },
+    ]);
+    expect(posts('/messages')).toHaveLength(2);
+    expect(historyReads()).toHaveLength(0);
+    expect(queryTestId('svc-status')).toBeNull();
+  });
+});
+
 describe('readEvents', () => {
   const stream = (...chunks: string[]): ReadableStream<Uint8Array> =>
     new ReadableStream({

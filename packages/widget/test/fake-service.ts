@@ -38,6 +38,8 @@ export type TurnOutcome =
   | { reply: Partial<MessageReply>; hold?: Promise<void> }
   | { processing: Partial<MessageReply>; afterPolls?: number; deltas?: number }
   | { failed: { code: string; message: string } }
+  /** A person has the conversation: the visitor's message is stored, no AI reply (`message.handoff`). */
+  | { handoff: true }
   | { status: number; code: string; message?: string; field?: string; headers?: Record<string, string> };
 
 const META = { creditsConsumed: 1 };
@@ -131,6 +133,9 @@ export function createFakeService() {
     const outcome = state.next.shift() ?? { reply: { content: `Echo: ${userContent}` } };
     if ('status' in outcome) return error(outcome.status, outcome.code, outcome.message, outcome.field, outcome.headers);
     current.history.push(item('user', userContent));
+    if ('handoff' in outcome) {
+      return eventStream([['message.handoff', { data: { messageId: null, status: 'processing' }, meta: { creditsConsumed: 0 } }]]);
+    }
     if ('failed' in outcome) {
       return eventStream([
         ['message.start', { messageId: nextId(), sessionId }],

@@ -507,6 +507,8 @@ describe('GET /widget/config (DESIGN.md section 7)', () => {
     expect(allowed.headers.get('access-control-allow-methods')).toContain('GET');
     expect(allowed.headers.get('access-control-allow-headers')).toMatch(/X-API-Key/i);
     expect(allowed.headers.get('access-control-allow-headers')).toMatch(/X-Identity-Token/i);
+    // The widget resumes the session event stream with it (DESIGN.md section 6).
+    expect(allowed.headers.get('access-control-allow-headers')).toMatch(/Last-Event-ID/i);
     const refused = await preflight('https://evil.example');
     expectError(refused, 403, 'origin_not_allowed');
     expect(refused.headers.get('access-control-allow-origin')).toBeNull();
