@@ -223,9 +223,7 @@ describe('the console', () => {
     await screenshot(page, 'console-analytics.png');
   });
 
-  // Skipped: the store's analytics do not read handoffs yet (memory-analytics-ops.ts: operator resolutions and the
-  // handoff rate are always 0 until it does). Unskip when they do.
-  it.skip('counts the conversation an operator took over and resolved in the handoff rate and the operator resolutions', async () => {
+  it('counts the conversation an operator took over and resolved in the handoff rate and the operator resolutions', async () => {
     const { page } = await env.visit(`${env.service.url}/console/#/analytics`);
     await signIn(page);
     await page.getByRole('heading', { level: 1, name: 'Usage and analytics' }).waitFor();

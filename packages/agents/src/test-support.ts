@@ -60,6 +60,8 @@ function demoSession(widget: Widget): Session {
     creatorKeyKind: 'secret',
     creatorKeyId: null,
     handoff: null,
+    handedOff: false,
+    resolvedByOperator: false,
   };
 }
 

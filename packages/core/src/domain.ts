@@ -171,6 +171,10 @@ export interface Session {
   creatorKeyId: string | null;
   /** Null while the AI answers. */
   handoff: Handoff | null;
+  /** Whether a handoff was ever requested or taken over; stays true once released or resolved (the handoff rate). */
+  handedOff: boolean;
+  /** Whether an operator resolved the conversation (rather than its visitor, caller or agent). */
+  resolvedByOperator: boolean;
 }
 
 export interface Product {

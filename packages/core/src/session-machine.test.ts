@@ -23,6 +23,8 @@ const session = (over: Partial<Session> = {}): Session => ({
   creatorKeyKind: 'secret',
   creatorKeyId: null,
   handoff: null,
+  handedOff: false,
+  resolvedByOperator: false,
   ...over,
 });
 

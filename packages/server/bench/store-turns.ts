@@ -53,6 +53,8 @@ export async function storeTurns(
         creatorKeyKind: 'secret',
         creatorKeyId: null,
         handoff: null,
+        handedOff: false,
+        resolvedByOperator: false,
       };
       await store.insertSession(session);
       return session;

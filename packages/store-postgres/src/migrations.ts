@@ -407,6 +407,20 @@ create index login_failures_by_window on login_failures (window_start);
 alter table api_keys add column name text;
 `;
 
+/**
+ * What the operator analytics count (DESIGN.md section 10), recorded on the session in the transaction that changes
+ * it: the session event log keeps a week, analytics span a year.
+ *
+ * - `handed_off`: a handoff was ever requested or taken over (stays true after release); sessions with a handoff at
+ *   upgrade count, earlier released ones cannot be told apart and do not.
+ * - `resolved_by_operator`: an operator resolved the conversation.
+ */
+const sessionOutcomes = /* sql */ `
+alter table sessions add column handed_off boolean not null default false;
+alter table sessions add column resolved_by_operator boolean not null default false;
+update sessions set handed_off = true where handoff is not null;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', sql: initial },
   { version: 2, name: 'callbacks_and_identity', sql: callbacksAndIdentity },
@@ -415,4 +429,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 5, name: 'lifecycle_webhooks', sql: lifecycleWebhooks },
   { version: 6, name: 'handoff_and_session_events', sql: handoffAndSessionEvents },
   { version: 7, name: 'operators', sql: operators },
+  { version: 8, name: 'session_outcomes', sql: sessionOutcomes },
 ];

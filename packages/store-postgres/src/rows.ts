@@ -230,6 +230,8 @@ export interface SessionRow {
   creator_key_kind: Session['creatorKeyKind'];
   creator_key_id: string | null;
   handoff: StoredHandoff | null;
+  handed_off: boolean;
+  resolved_by_operator: boolean;
 }
 
 /** `sessions.handoff` as JSON: the instant as an ISO string. */
@@ -261,6 +263,8 @@ export const toSession = (row: SessionRow): Session => ({
   creatorKeyKind: row.creator_key_kind,
   creatorKeyId: row.creator_key_id,
   handoff: row.handoff === null ? null : { state: row.handoff.state, since: new Date(row.handoff.since), operator: row.handoff.operator },
+  handedOff: row.handed_off,
+  resolvedByOperator: row.resolved_by_operator,
 });
 
 export interface MessageRow {

@@ -1,14 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { Agent } from '../agent.js';
 import { manualClock } from '../clock.js';
+import { defaultIds } from '../ids.js';
 import { createEngineHarness, agentReply } from '../testing/engine-harness.js';
 import { makeWidget } from '../testing/fixtures.js';
 import { createAdmin } from './admin.js';
+import { acceptHandoff, releaseHandoff, replyAsOperator, resolveConversation } from './conversations.js';
 
-/** Concludes the conversation when the visitor says bye; echoes otherwise. */
+/** Concludes the conversation when the visitor says bye, asks for a person when they ask for one; echoes otherwise. */
 const agent: Agent = {
   async reply(request) {
-    return agentReply(`echo: ${request.message}`, { sessionEnded: request.message === 'bye' });
+    return agentReply(`echo: ${request.message}`, { sessionEnded: request.message === 'bye', handoff: request.message.includes('person') });
   },
 };
 
@@ -58,6 +60,39 @@ describe('admin.analytics', () => {
     expect((await admin.analytics(h.accountId, { from: '2026-05-31', to: '2026-06-04' })).resolutions).toEqual({ agent: 1, ended: 1, operator: 0, expired: 1 });
     // One day only.
     expect((await admin.analytics(h.accountId, { from: new Date('2026-06-01T00:00:00Z'), to: new Date('2026-06-02T00:00:00Z') })).totals.conversations).toBe(1);
+  });
+
+  it('counts conversations ever handed to a person in the handoff rate, and those an operator resolved as operator', async () => {
+    const { clock, h, admin, start, say } = await setup();
+    const ports = { store: h.store, clock, ids: defaultIds };
+    const operator = { id: null, name: 'Dana' };
+    // Asked for a person through the agent, answered and resolved by the operator.
+    const taken = await start('v1');
+    await say(taken, 'a person please');
+    await replyAsOperator(ports, h.accountId, h.widget.id, taken, operator, 'Dana here, how can I help?');
+    await resolveConversation(ports, h.accountId, h.widget.id, taken);
+    // Taken over straight from the inbox, released back to the AI, then concluded by the agent.
+    const released = await start('v2');
+    await say(released, 'hello');
+    await acceptHandoff(ports, h.accountId, h.widget.id, released, operator);
+    await releaseHandoff(ports, h.accountId, h.widget.id, released);
+    await say(released, 'bye');
+    // Resolved by an operator without a handoff.
+    const closed = await start('v3');
+    await say(closed, 'hi');
+    await resolveConversation(ports, h.accountId, h.widget.id, closed);
+    // Ended by the visitor, and one still waiting for a person.
+    const ended = await start('v4');
+    await h.engine.endSession(h.principal, h.widget.id, ended);
+    await say(await start('v5'), 'I need a person');
+
+    const report = await admin.analytics(h.accountId, { from: '2026-06-01', to: '2026-06-02' });
+    expect(report.resolutions).toEqual({ agent: 1, ended: 1, operator: 2, expired: 0 });
+    expect(report.handoffRate).toBeCloseTo(3 / 5, 10);
+    expect(report.totals.conversations).toBe(5);
+    // Resolving an already resolved conversation changes nothing.
+    await resolveConversation(ports, h.accountId, h.widget.id, ended);
+    expect((await admin.analytics(h.accountId, { from: '2026-06-01', to: '2026-06-02' })).resolutions).toEqual({ agent: 1, ended: 1, operator: 2, expired: 0 });
   });
 
   it("is the caller's account only: another account sees nothing, and another account's widget is a 404", async () => {

@@ -228,7 +228,7 @@ export async function resolveConversation(ports: ConversationPorts, accountId: s
     if (session.status === 'resolved') return { session, written: [] };
     assertActive(session);
     const now = ports.clock.now();
-    const patch = { status: 'resolved' as const, resolvedAt: now, pendingFormId: null, handoff: null };
+    const patch = { status: 'resolved' as const, resolvedAt: now, pendingFormId: null, handoff: null, resolvedByOperator: true };
     const updated = (await tx.updateSession(widgetId, sessionId, patch)) ?? { ...session, ...patch };
     return { session: updated, written: await writeLifecycleEvent(ports, tx, 'session.resolved', updated, { reason: 'operator' }) };
   });
@@ -261,7 +261,7 @@ async function changeSession(ports: ConversationPorts, accountId: string, widget
 
 async function takeOver(ports: ConversationPorts, tx: StoreOps, session: Session, operator: OperatorRef, written: Delivery[] = []): Promise<{ session: Session; written: Delivery[] }> {
   const handoff = { state: 'active' as const, since: ports.clock.now(), operator };
-  const updated = (await tx.updateSession(session.widgetId, session.id, { handoff })) ?? { ...session, handoff };
+  const updated = (await tx.updateSession(session.widgetId, session.id, { handoff, handedOff: true })) ?? { ...session, handoff, handedOff: true };
   const state: HandoffChange = 'active';
   written.push(...(await writeLifecycleEvent(ports, tx, 'session.handoff', updated, { state })));
   return { session: updated, written };

@@ -103,6 +103,8 @@ export async function createSession(
         creatorKeyKind: principal.kind,
         creatorKeyId: principal.keyId,
         handoff: null,
+        handedOff: false,
+        resolvedByOperator: false,
       };
       const { inserted } = await tx.insertSession(session);
       // Created meanwhile by a concurrent call with the same id (there was no row to lock): resume it instead.

@@ -24,8 +24,6 @@ export function createMemoryAnalyticsOps(state: MemoryState): AnalyticsOps {
         perDay: [],
         resolutions: { agent: 0, ended: 0, operator: 0, expired: 0 },
         ratings: { positive: 0, negative: 0 },
-        // Seam: sessions carry no handoff state before the handoff work (issue 13, migration 6); until then no
-        // session was ever handed off, and none was resolved by an operator.
         handedOff: 0,
       };
       const days = new Map<string, number>();
@@ -36,8 +34,11 @@ export function createMemoryAnalyticsOps(state: MemoryState): AnalyticsOps {
         const day = session.createdAt.toISOString().slice(0, 10);
         days.set(day, (days.get(day) ?? 0) + 1);
         if (session.rating) result.ratings[session.rating]++;
+        if (session.handedOff) result.handedOff++;
         if (session.status === 'expired' || (session.status === 'active' && session.expiresAt <= query.now)) {
           result.resolutions.expired++;
+        } else if (session.status === 'resolved' && session.resolvedByOperator) {
+          result.resolutions.operator++;
         } else if (session.status === 'resolved') {
           const concluded = (state.sessionMessages.get(key(session.widgetId, session.id)) ?? []).some((m) => m.sessionEnded);
           result.resolutions[concluded ? 'agent' : 'ended']++;

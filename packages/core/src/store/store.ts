@@ -149,6 +149,8 @@ export type SessionPatch = Partial<
     | 'pendingFormId'
     | 'identitySub'
     | 'handoff'
+    | 'handedOff'
+    | 'resolvedByOperator'
   >
 >;
 

@@ -143,6 +143,8 @@ export function makeSession(overrides: Partial<Session> = {}): Session {
     creatorKeyKind: 'secret',
     creatorKeyId: null,
     handoff: null,
+    handedOff: false,
+    resolvedByOperator: false,
     ...overrides,
   };
 }

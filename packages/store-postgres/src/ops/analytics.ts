@@ -13,6 +13,8 @@ interface SessionTotalsRow {
   messages: number;
   agent: number;
   ended: number;
+  operator: number;
+  handed_off: number;
   expired: number;
   positive: number;
   negative: number;
@@ -21,13 +23,15 @@ interface SessionTotalsRow {
 export function analyticsOps(db: Db): AnalyticsOps {
   return {
     async analyzeSessions(query) {
-      // A session the agent concluded has a reply marked session_ended; one resolved without such a reply was ended
-      // by its visitor or caller. Active sessions idle past their expiry count as expired, as reads would show them.
+      // An operator's resolution is recorded on the session. Otherwise a session the agent concluded has a reply marked
+      // session_ended; one resolved without such a reply was ended by its visitor or caller. Active sessions idle past their expiry count as expired, as reads would show them.
       const [totals] = await db().query<SessionTotalsRow>(
         `select count(*)::int as sessions,
                 coalesce(sum(message_count), 0)::int as messages,
-                count(*) filter (where status = 'resolved' and concluded)::int as agent,
-                count(*) filter (where status = 'resolved' and not concluded)::int as ended,
+                count(*) filter (where status = 'resolved' and resolved_by_operator)::int as operator,
+                count(*) filter (where status = 'resolved' and not resolved_by_operator and concluded)::int as agent,
+                count(*) filter (where status = 'resolved' and not resolved_by_operator and not concluded)::int as ended,
+                count(*) filter (where handed_off)::int as handed_off,
                 count(*) filter (where status = 'expired' or (status = 'active' and expires_at <= $5))::int as expired,
                 count(*) filter (where rating = 'positive')::int as positive,
                 count(*) filter (where rating = 'negative')::int as negative
@@ -45,11 +49,9 @@ export function analyticsOps(db: Db): AnalyticsOps {
         sessions: t.sessions,
         messages: t.messages,
         perDay: perDay.map((row) => ({ date: row.date, count: Number(row.count) })),
-        // Seam: sessions carry no handoff state before the handoff work (issue 13, migration 6); until then no
-        // session was ever handed off, and none was resolved by an operator.
-        resolutions: { agent: t.agent, ended: t.ended, operator: 0, expired: t.expired },
+        resolutions: { agent: t.agent, ended: t.ended, operator: t.operator, expired: t.expired },
         ratings: { positive: t.positive, negative: t.negative },
-        handedOff: 0,
+        handedOff: t.handed_off,
       };
     },
 

@@ -20,6 +20,8 @@ const SESSION_PATCH_COLUMNS: Readonly<Record<keyof SessionPatch, ColumnSpec>> = 
   pendingFormId: { column: 'pending_form_id' },
   identitySub: { column: 'identity_sub' },
   handoff: { column: 'handoff', json: true },
+  handedOff: { column: 'handed_off' },
+  resolvedByOperator: { column: 'resolved_by_operator' },
 };
 
 /** A session row with its account's columns (null when the account is missing). */
@@ -36,8 +38,9 @@ export function sessionOps(db: Db): SessionOps {
     async insertSession(session) {
       const rows = await db().query(
         `insert into sessions (widget_id, id, account_id, visitor_id, status, language, timezone, message_count, rating,
-           created_at, last_activity_at, expires_at, resolved_at, pending_form_id, identity_sub, creator_key_kind, creator_key_id, handoff)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18::jsonb)
+           created_at, last_activity_at, expires_at, resolved_at, pending_form_id, identity_sub, creator_key_kind, creator_key_id, handoff,
+           handed_off, resolved_by_operator)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18::jsonb, $19, $20)
          on conflict (widget_id, id) do nothing
          returning id`,
         [
@@ -59,6 +62,8 @@ export function sessionOps(db: Db): SessionOps {
           session.creatorKeyKind,
           session.creatorKeyId,
           session.handoff === null ? null : json(storedHandoff(session.handoff)),
+          session.handedOff,
+          session.resolvedByOperator,
         ],
       );
       return { inserted: rows.length > 0 };

@@ -278,7 +278,7 @@ async function commitTurn(ctx: EngineContext, job: TurnJob, hooks: RunHooks, set
           if (after && after.status === 'resolved') {
             lifecycle = await writeLifecycleEvent(ctx, tx, 'session.resolved', after, { reason: 'agent' });
           } else if (after && reply.handoff && after.handoff === null) {
-            after = await tx.updateSession(job.widgetId, job.sessionId, { handoff: { state: 'requested', since: at, operator: null } });
+            after = await tx.updateSession(job.widgetId, job.sessionId, { handoff: { state: 'requested', since: at, operator: null }, handedOff: true });
             if (after) lifecycle = await writeLifecycleEvent(ctx, tx, 'session.handoff', after, { state: 'requested' });
           }
           return committed;

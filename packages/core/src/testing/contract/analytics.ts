@@ -68,6 +68,37 @@ export function analyticsContract(store: () => Store): void {
     });
   });
 
+  it('counts the sessions ever handed off and those an operator resolved, apart from the agent and the visitor', async () => {
+    const s = store();
+    // Taken over, then resolved by the operator: the handoff ends with the resolution, what happened stays recorded.
+    await session(s, { id: 'sess_taken', createdAt: day('2026-03-02') });
+    await s.updateSession(WIDGET, 'sess_taken', { handoff: { state: 'active', since: day('2026-03-02', 13), operator: { id: null, name: 'Ana' } }, handedOff: true });
+    await s.updateSession(WIDGET, 'sess_taken', { status: 'resolved', resolvedAt: day('2026-03-02', 14), handoff: null, resolvedByOperator: true });
+    expect(await s.getSession(WIDGET, 'sess_taken')).toMatchObject({ status: 'resolved', handoff: null, handedOff: true, resolvedByOperator: true });
+    // Asked for a person, released back to the AI, then concluded by the agent: handed off, resolved by the agent.
+    const released = await session(s, { id: 'sess_released', createdAt: day('2026-03-02', 15), status: 'resolved', handedOff: true });
+    await s.insertMessage(makeMessage({ widgetId: WIDGET, sessionId: released.id, seq: 1, sessionEnded: true }));
+    // Still waiting for a person.
+    await session(s, { id: 'sess_waiting', createdAt: day('2026-03-03'), handoff: { state: 'requested', since: day('2026-03-03'), operator: null }, handedOff: true });
+    // Resolved by an operator without a takeover; and one the visitor ended, never handed off.
+    await session(s, { id: 'sess_closed', createdAt: day('2026-03-03', 5), status: 'resolved', resolvedByOperator: true });
+    await session(s, { id: 'sess_plain', createdAt: day('2026-03-03', 6), status: 'resolved' });
+    // Outside the range, and of another account.
+    await session(s, { id: 'sess_late', createdAt: day('2026-03-04', 0), status: 'resolved', handedOff: true, resolvedByOperator: true });
+    await session(s, { id: 'sess_other', accountId: 'acct_other', createdAt: day('2026-03-02'), status: 'resolved', handedOff: true, resolvedByOperator: true });
+
+    expect(await s.analyzeSessions(QUERY)).toMatchObject({
+      sessions: 5,
+      resolutions: { agent: 1, ended: 1, operator: 2, expired: 0 },
+      handedOff: 3,
+    });
+    expect(await s.analyzeSessions({ ...QUERY, from: day('2026-03-03', 0) })).toMatchObject({
+      sessions: 3,
+      resolutions: { agent: 0, ended: 1, operator: 1, expired: 0 },
+      handedOff: 1,
+    });
+  });
+
   it('sums ledger credits per bucket and in all, within the range, account and widget', async () => {
     const s = store();
     const entry = (id: string, overrides: Parameters<typeof makeLedgerEntry>[0]) => s.insertLedgerEntry(makeLedgerEntry({ id, accountId: ACCOUNT, widgetId: WIDGET, ...overrides }));
