@@ -1,4 +1,4 @@
-import type { Product, Rating, SurfacedForm, WidgetConfig } from './api-types.js';
+import type { Handoff, Product, Rating, SurfacedForm, WidgetConfig } from './api-types.js';
 
 export interface ChatMessage {
   /** Local key, stable for rendering; `id` is the server's messageId once known. */
@@ -17,6 +17,8 @@ export interface ChatMessage {
   status?: 'sending' | 'queued' | 'failed';
   /** When it was written (epoch ms): the history's `createdAt`, or when it was typed or arrived. */
   at?: number;
+  /** The name of the person who wrote it (an operator who took over from the AI); absent for the AI's replies. */
+  author?: string;
 }
 
 /** What the status banner shows. `retry` is null when trying again cannot help (a misconfigured key, say). */
@@ -49,6 +51,8 @@ export interface ChatState {
   announcement: string;
   /** `${messageKey}/${formId}` of forms already sent, shown as done. */
   sentForms: string[];
+  /** A person asked for or answering (DESIGN.md 6), from the session and its event stream; null: the AI answers. */
+  handoff: Handoff | null;
 }
 
 export function initialChatState(open: boolean): ChatState {
@@ -64,5 +68,6 @@ export function initialChatState(open: boolean): ChatState {
     problem: null,
     announcement: '',
     sentForms: [],
+    handoff: null,
   };
 }

@@ -27,6 +27,9 @@ const KEYS = [
   'queued',
   'view',
   'ai',
+  'person',
+  'handoff',
+  'joined',
   'submit',
   'choose',
   'required',
@@ -72,6 +75,9 @@ const en: Table = [
   'Waiting to send', // queued
   'View product', // view
   'AI assistant', // ai
+  '{n} (person)', // person
+  'A person will answer here.', // handoff
+  '{n} joined the chat.', // joined
   'Submit', // submit
   'Choose…', // choose
   'Required.', // required
@@ -112,6 +118,9 @@ const fr: Table = [
   'En attente d’envoi', // queued
   'Voir le produit', // view
   'Assistant IA', // ai
+  '{n} (personne)', // person
+  'Une personne va vous répondre ici.', // handoff
+  '{n} a rejoint la discussion.', // joined
   'Valider', // submit
   'Choisir…', // choose
   'Obligatoire.', // required
@@ -152,6 +161,9 @@ const de: Table = [
   'Wartet auf Versand', // queued
   'Produkt ansehen', // view
   'KI-Assistent', // ai
+  '{n} (Mensch)', // person
+  'Eine Person antwortet Ihnen hier.', // handoff
+  '{n} ist dem Chat beigetreten.', // joined
   'Absenden', // submit
   'Auswählen…', // choose
   'Pflichtfeld.', // required
@@ -192,6 +204,9 @@ const es: Table = [
   'Pendiente de envío', // queued
   'Ver producto', // view
   'Asistente de IA', // ai
+  '{n} (persona)', // person
+  'Una persona le responderá aquí.', // handoff
+  '{n} se ha unido al chat.', // joined
   'Enviar', // submit
   'Elegir…', // choose
   'Obligatorio.', // required
@@ -216,7 +231,7 @@ export function stringsFor(language: string | undefined): Strings {
   return Object.fromEntries(KEYS.map((key, i) => [key, table[i]])) as Strings;
 }
 
-/** Fills `{n}` in a string such as `strings.min`. */
-export function fill(template: string, n: number): string {
+/** Fills `{n}` in a string such as `strings.min` (a number) or `strings.joined` (a name). */
+export function fill(template: string, n: number | string): string {
   return template.replace('{n}', String(n));
 }

@@ -131,6 +131,8 @@ export function createInstance(
       (matchMedia('(pointer: coarse)').matches ? part('panel') : (part('input') ?? part('panel')))?.focus();
       void conversation.restore();
     } else if (focusInPanel) shell.launcher?.focus();
+    // Operator messages arrive live while the panel is open; a closed one stops listening (DESIGN.md 7).
+    conversation.listen(open);
   };
 
   let language = '';
@@ -184,7 +186,10 @@ export function createInstance(
   window.visualViewport?.addEventListener('scroll', followViewport);
   draw();
   conversation.start();
-  if (!bubble) void conversation.restore();
+  if (!bubble) {
+    void conversation.restore();
+    conversation.listen(true);
+  }
 
   return {
     open: () => setOpen(true),

@@ -1,7 +1,7 @@
 import type { VNode } from 'preact';
 import type { ChatState } from '../chat-state.js';
 import type { Conversation } from '../conversation.js';
-import type { Strings } from '../i18n.js';
+import { fill, type Strings } from '../i18n.js';
 import { Markdown } from '../markdown.js';
 import { withoutProductListing } from '../product-text.js';
 import { ChatForm } from './ChatForm.js';
@@ -25,14 +25,14 @@ export function MessageList({ state, conversation, locale, t }: MessageListProps
           <Markdown text={config.greeting} />
         </div>
       )}
-      {messages.map(({ key, role, content, status, products, forms, at }) => {
+      {messages.map(({ key, role, content, status, products, forms, at, author }) => {
         // The cards show the products: the reply's own listing of them would say it twice (issue 12, defect 6).
         const text = role === 'assistant' && products.length ? withoutProductListing(content, products) : content;
         return [
           text && (
             <div
               key={key}
-              part={`message message-${role}`}
+              part={`message message-${author ? 'operator' : role}`}
               class={role === 'user' ? 'message user brand' : 'message'}
               data-testid="svc-message"
               data-role={role}
@@ -41,6 +41,12 @@ export function MessageList({ state, conversation, locale, t }: MessageListProps
               // Each bubble takes its direction from its own text: an English reply on a right-to-left page stays intact.
               dir="auto"
             >
+              {/* A person's reply says so, by name, in words (not only a colour): the AI disclosure is not about it. */}
+              {author && (
+                <b part="author" class="who" data-testid="svc-author">
+                  {fill(t.person, author)}
+                </b>
+              )}
               {/* Replies are Markdown; what the visitor typed is shown exactly as typed. */}
               {role === 'assistant' ? <Markdown text={text} /> : content}
               {status === 'failed' && <b> · {t.notSent}</b>}
