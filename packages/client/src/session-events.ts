@@ -2,6 +2,8 @@ import { readEventStream } from '@svc/core/event-stream';
 import { SvcApiError } from './errors.js';
 import { sessionPath } from './paths.js';
 import { readResponse } from './response.js';
+import { watchActivity } from './stream.js';
+import { sleep } from './transport.js';
 import type { HistoryItem, Session } from './types.js';
 
 /**
@@ -69,48 +71,39 @@ export function openSessionEvents(settings: SessionEventsSettings, widgetId: str
 
   async function* events(): AsyncGenerator<SessionStreamEvent, void, undefined> {
     let delay = baseDelay;
-    while (!signal?.aborted) {
+    for (;;) {
       const controller = new AbortController();
-      const stop = (): void => controller.abort(signal?.reason);
+      const stop = (): void => controller.abort();
       signal?.addEventListener('abort', stop, { once: true });
-      let idle: ReturnType<typeof setTimeout> | undefined;
-      const arm = (): void => {
-        clearTimeout(idle);
-        idle = setTimeout(() => controller.abort(new Error(`no data for ${idleMs} ms`)), idleMs);
-      };
+      let watched: ReturnType<typeof watchActivity> | undefined;
       try {
-        const headers = new Headers({ accept: 'text/event-stream', 'x-api-key': settings.apiKey });
-        for (const [name, value] of Object.entries({ ...settings.headers, ...options.headers })) headers.set(name, value);
+        signal?.throwIfAborted();
+        const headers = new Headers({ accept: 'text/event-stream', 'x-api-key': settings.apiKey, ...settings.headers, ...options.headers });
         if (lastEventId !== undefined) headers.set('last-event-id', lastEventId);
-        arm();
         const response = await fetchImpl(url, { headers, signal: controller.signal });
-        if (!response.ok || response.body === null) readResponse(response, await response.text(), false);
+        if (!response.ok || !response.body) readResponse(response, await response.text(), false);
         options.onOpen?.();
-        const body = response.body!.pipeThrough(
-          new TransformStream<Uint8Array, Uint8Array>({
-            transform(chunk, sink) {
-              arm();
-              sink.enqueue(chunk);
-            },
-          }),
-        );
-        for await (const raw of readEventStream(body)) {
-          delay = baseDelay; // connected and reading: the next drop reconnects quickly again
+        watched = watchActivity(response.body!, idleMs);
+        for await (const raw of readEventStream(watched.body)) {
+          delay = baseDelay; // reading again: the next drop reconnects quickly
           if (!TYPES.has(raw.event) || raw.id === undefined) continue;
-          const data = JSON.parse(raw.data) as SessionStreamEvent['data'];
           lastEventId = raw.id;
-          yield { type: raw.event, id: raw.id, data } as SessionStreamEvent;
+          yield { type: raw.event, id: raw.id, data: JSON.parse(raw.data) } as SessionStreamEvent;
         }
       } catch (error) {
         if (signal?.aborted) return;
         if (isFinal(error)) throw error;
       } finally {
-        clearTimeout(idle);
+        watched?.stop();
         signal?.removeEventListener('abort', stop);
         controller.abort();
       }
-      // Dropped (network, server restart, idle): wait, then resume after the last event yielded.
-      await pause(delay, signal);
+      // Dropped (network, server restart, silence): wait, then resume after the last event yielded.
+      try {
+        await sleep(delay, signal);
+      } catch {
+        return;
+      }
       delay = Math.min(delay * 2, MAX_DELAY_MS);
     }
   }
@@ -121,16 +114,4 @@ export function openSessionEvents(settings: SessionEventsSettings, widgetId: str
     },
     [Symbol.asyncIterator]: () => events(),
   };
-}
-
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }

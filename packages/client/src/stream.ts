@@ -183,7 +183,7 @@ async function* turnEvents(input: EventsInput): AsyncGenerator<TurnStreamEvent, 
  * stream itself rather than only by aborting the request, so a reader waiting on a silent body wakes up
  * whatever the fetch implementation does with the abort.
  */
-function watchActivity(source: ReadableStream<Uint8Array>, idleMs: number) {
+export function watchActivity(source: ReadableStream<Uint8Array>, idleMs: number) {
   let idle = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let fail: (reason: Error) => void = () => undefined;

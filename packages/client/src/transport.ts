@@ -35,7 +35,7 @@ interface Request {
 
 type Attempt = { result: RawResult } | { error: SvcApiError; retryAfterMs?: number | undefined };
 
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     const onAbort = (): void => {
       clearTimeout(timer);

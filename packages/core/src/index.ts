@@ -69,7 +69,7 @@ export {
 export type { CreatedWebhook, WebhookAdminContext } from './webhooks.js';
 export { expireDueSessions, writeLifecycleEvent } from './engine/lifecycle.js';
 export type { HandoffChange, LifecycleContext, ResolvedReason } from './engine/lifecycle.js';
-export { compareEventIds, EVENT_ID_PATTERN } from './store/session-event-store.js';
+export { compareEventIds, EVENT_ID_PATTERN, SESSION_EVENT_RETENTION_MS } from './store/session-event-store.js';
 export type { NewSessionEvent, SessionEvent, SessionEventOps, SessionEventType, SessionListQuery } from './store/session-event-store.js';
 export { parseLastEventId } from './engine/session-events.js';
 export type { SessionEventFeed, StreamedSessionEvent } from './engine/session-events.js';

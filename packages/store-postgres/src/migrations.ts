@@ -331,7 +331,8 @@ alter table deliveries add constraint deliveries_event_check check (
  *   transaction that changes the session. `txid` is the writing transaction: the account feed only returns events
  *   older than every transaction still open, so an event that commits late is never skipped by a reader that already
  *   saw a higher id (per session the row lock already orders them).
- * - `sessions_by_account`: the operators' conversation list, newest first.
+ * - `sessions_by_account`: the operators' conversation list, newest first; `session_events_by_time`: the sweep
+ *   deletes events past their retention (a week).
  */
 const handoffAndSessionEvents = /* sql */ `
 alter table sessions add column handoff jsonb;
@@ -350,6 +351,7 @@ create table session_events (
 );
 create index session_events_by_session on session_events (widget_id, session_id, id);
 create index session_events_by_account on session_events (account_id, id);
+create index session_events_by_time on session_events (created_at);
 create index sessions_by_account on sessions (account_id, created_at desc, widget_id desc, id desc);
 
 alter table deliveries drop constraint deliveries_event_check;

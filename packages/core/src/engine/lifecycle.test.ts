@@ -155,7 +155,7 @@ describe('webhook endpoint operations', () => {
     const some = await createWebhook(ctx, { accountId: h.accountId, url: 'https://hooks.example.com/x', events: ['session.rated', 'session.created', 'session.rated'] });
     expect(some.webhook.events).toEqual(['session.created', 'session.rated']);
 
-    await expect(createWebhook(ctx, { accountId: h.accountId, url: 'https://x.example', events: ['session.handoff'] })).rejects.toMatchObject({ field: 'events' });
+    await expect(createWebhook(ctx, { accountId: h.accountId, url: 'https://x.example', events: ['session.transferred'] })).rejects.toMatchObject({ field: 'events' });
     await expect(createWebhook(ctx, { accountId: h.accountId, url: 'https://x.example', events: [] })).rejects.toMatchObject({ field: 'events' });
     await expect(createWebhook(ctx, { accountId: h.accountId, url: 'http://x.example' })).rejects.toMatchObject({ field: 'url', code: 'validation_failed' });
     await expect(createWebhook(ctx, { accountId: h.accountId, url: 'not a url' })).rejects.toMatchObject({ field: 'url' });

@@ -5,6 +5,7 @@ import { pendingDelivery, type Delivery } from '../store/callback-store.js';
 import type { StoreOps } from '../store/store.js';
 import type { LifecycleEventName } from '../store/webhook-store.js';
 import { sessionView } from './views.js';
+import { SESSION_EVENT_RETENTION_MS } from '../store/session-event-store.js';
 
 /** How a session came to be resolved (`session.resolved`'s `reason`). */
 export type ResolvedReason = 'ended' | 'agent' | 'operator';
@@ -75,10 +76,11 @@ export function wakeDeliveries(ctx: LifecycleContext, written: readonly Delivery
 
 /**
  * The expiry sweep (DESIGN.md section 5, run by the workers): expires due sessions `batchSize` at a time, each batch
- * in one transaction with its `session.expired` rows, until none is due. Returns how many sessions it expired.
+ * in one transaction with its `session.expired` rows, until none is due; then deletes session events past their
+ * retention. Returns how many sessions it expired.
  */
 export async function expireDueSessions(
-  ctx: LifecycleContext & { store: { transaction<T>(fn: (tx: StoreOps) => Promise<T>): Promise<T> } },
+  ctx: LifecycleContext & { store: Pick<StoreOps, 'deleteSessionEventsBefore'> & { transaction<T>(fn: (tx: StoreOps) => Promise<T>): Promise<T> } },
   batchSize = 200,
 ): Promise<number> {
   let total = 0;
@@ -92,8 +94,12 @@ export async function expireDueSessions(
     });
     wakeDeliveries(ctx, written);
     total += expired;
-    if (expired < batchSize) return total;
+    if (expired < batchSize) break;
   }
+  // The session event log keeps a week: streams resume within it (DESIGN.md section 6).
+  const before = new Date(ctx.clock.now().getTime() - SESSION_EVENT_RETENTION_MS);
+  while ((await ctx.store.deleteSessionEventsBefore(before, 1000)) === 1000);
+  return total;
 }
 
 /**

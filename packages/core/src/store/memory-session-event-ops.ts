@@ -38,6 +38,14 @@ export function createMemorySessionEventOps(state: MemoryState, publish: (event:
       }
       return last;
     },
+    async deleteSessionEventsBefore(before, limit) {
+      const old = [...state.sessionEvents.values()]
+        .filter((event) => event.createdAt.getTime() < before.getTime())
+        .sort((a, b) => compareEventIds(a.id, b.id))
+        .slice(0, Math.max(0, limit));
+      for (const event of old) state.sessionEvents.delete(event.id);
+      return old.length;
+    },
     async listSessions(query) {
       return [...state.sessions.values()]
         .filter((session) => matches(session, query))

@@ -55,9 +55,17 @@ export interface SessionEventOps {
   listAccountEvents(query: { accountId: string; afterId: string | null; limit: number }): Promise<SessionEvent[]>;
   /** The newest event id of the session (or of the account, without `session`); null when there is none. */
   lastSessionEventId(query: { accountId: string; session?: { widgetId: string; sessionId: string } }): Promise<string | null>;
+  /** Deletes up to `limit` events created before `before`, oldest first; returns how many (retention). */
+  deleteSessionEventsBefore(before: Date, limit: number): Promise<number>;
   /** Sessions matching the filters, newest first (created_at, then widget id and session id, descending). */
   listSessions(query: SessionListQuery): Promise<Session[]>;
 }
+
+/**
+ * How long events stay in the log: a client may resume a stream (`Last-Event-ID`) within this time; the console
+ * reads older history from the messages themselves. Pruned by the workers' sweep.
+ */
+export const SESSION_EVENT_RETENTION_MS = 7 * 24 * 3600 * 1000;
 
 /** Event ids are decimal bigint strings: compared as numbers, not as text. */
 export function compareEventIds(a: string, b: string): number {

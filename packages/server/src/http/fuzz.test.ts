@@ -171,6 +171,12 @@ describe(`seeded fuzz run: ${REQUESTS} requests over a real socket (seed ${SEED}
       } catch (error) {
         return { status: 0, problem: `dropped: ${init.method} ${path}: ${(error as Error).message}` };
       }
+      // A session's event stream stays open by design (CONTRACTS A): its headers are the answer.
+      const eventStream = (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
+      if (eventStream && response.status === 200 && /\/conversations\/[^/]+\/events$/.test(path) && init.method === 'GET') {
+        await response.body?.cancel();
+        return { status: response.status };
+      }
       const text = await response.text();
       if (response.status >= 500) return { status: response.status, problem: `${response.status}: ${init.method} ${path}: ${text.slice(0, 300)}` };
       const bodyless = init.method === 'HEAD' || response.status === 204;

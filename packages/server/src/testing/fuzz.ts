@@ -340,6 +340,12 @@ function send(agent: Agent, base: URL, req: FuzzRequest, previousOnSocket: Map<S
       r = httpRequest(
         { host: base.hostname, port: base.port, method: req.method, path: req.path, headers: req.headers, agent, timeout: timeoutMs },
         (res) => {
+          // A session's event stream stays open by design: its status and headers are the whole answer.
+          if (res.statusCode === 200 && String(res.headers['content-type']).startsWith('text/event-stream') && /\/events(\?|$)/.test(req.path)) {
+            finish({ status: res.statusCode, headers: res.headers, body: Buffer.alloc(0), error: null });
+            res.destroy();
+            return;
+          }
           const chunks: Buffer[] = [];
           res.on('data', (chunk: Buffer) => chunks.push(chunk));
           res.on('end', () => finish({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), error: null }));

@@ -193,7 +193,7 @@ describe('svc webhooks: the address policy of callback URLs', () => {
     await expect(create('https://user:pw@127.0.0.1/in', true)).rejects.toMatchObject({ field: 'url' });
     await expect(create('http://127.0.0.1:4000/in', true)).resolves.toMatchObject({ json: { url: 'http://127.0.0.1:4000/in' } });
     await expect(create('https://[2606:4700:4700::1111]/in')).resolves.toMatchObject({ json: { url: 'https://[2606:4700:4700::1111]/in' } });
-    await expect(runWebhookCommand('create', { account: h.account.id, url: 'https://hooks.example.com/in', events: 'session.created,session.handoff' }, h.store, false)).rejects.toMatchObject({ field: 'events' });
+    await expect(runWebhookCommand('create', { account: h.account.id, url: 'https://hooks.example.com/in', events: 'session.created,session.transferred' }, h.store, false)).rejects.toMatchObject({ field: 'events' });
     const listed = (await runWebhookCommand('list', { account: h.account.id }, h.store, false)).json as Array<Record<string, unknown>>;
     expect(listed).toHaveLength(2);
     // Listings never show a secret.

@@ -68,6 +68,15 @@ export function sessionEventOps(db: Db, publish: (event: TurnEvent) => Promise<v
         : await db().query<{ id: string | null }>('select max(id)::text as id from session_events where account_id = $1', [accountId]);
       return row?.id ?? null;
     },
+    async deleteSessionEventsBefore(before, limit) {
+      const rows = await db().query<{ id: string }>(
+        `delete from session_events where id in (
+           select id from session_events where created_at < $1 order by created_at, id limit $2
+         ) returning id`,
+        [before, Math.max(0, limit)],
+      );
+      return rows.length;
+    },
     async listSessions(query) {
       const rows = await db().query<SessionRow>(
         `select * from sessions

@@ -62,6 +62,17 @@ export function sessionEventContract(store: () => Store): void {
     expect(await store().lastSessionEventId({ accountId: 'acct_other', session: { widgetId: 'wgt_fixture', sessionId: 'sess_one' } })).toBeNull();
   });
 
+  it('deletes events created before an instant, oldest first, at most a limit at a time', async () => {
+    const old = [await store().appendSessionEvent(event({ createdAt: at(1) })), await store().appendSessionEvent(event({ createdAt: at(2) }))];
+    const kept = await store().appendSessionEvent(event({ createdAt: at(10) }));
+    expect(await store().deleteSessionEventsBefore(at(5), 1)).toBe(1);
+    expect(await store().deleteSessionEventsBefore(at(5), 10)).toBe(1);
+    expect(await store().deleteSessionEventsBefore(at(5), 10)).toBe(0);
+    const left = await store().listSessionEvents({ widgetId: 'wgt_fixture', sessionId: 'sess_one', afterId: null, limit: 10 });
+    expect(left.map((row) => row.id)).toEqual([kept]);
+    expect(old).toHaveLength(2);
+  });
+
   it('drops the events of a rolled-back transaction and tells subscribers only after the commit', async () => {
     const heard: TurnEvent[] = [];
     const stop = store().subscribeTurnEvents((notice) => heard.push(notice));
