@@ -96,6 +96,10 @@ const timezone = (): { timezone?: string } => {
 
 /** Polling pauses. Not cancelled on destroy: the loop checks `generation` after each one and stops. */
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+/** The wait before the next try: 1 s, doubling up to `RETRY_MAX_MS` (the outbox and the event stream). */
+const later = (ms: number): number => Math.min(ms * 2 || 1000, RETRY_MAX_MS);
+/** Whether asking again may help: no answer, a timeout, rate limited, a 5xx. Another 4xx will not change. */
+const transient = (status: number): boolean => !(status > 399 && status < 500) || status === 408 || status === 429;
 
 /**
  * The conversation behind the chat UI: widget config, the session (created by the first message, reloaded from
@@ -206,8 +210,7 @@ export function createConversation(options: ConversationOptions): Conversation {
       warn(`refused (${code}): ${text}`);
       problem = { kind: 'unavailable', retry: null };
     } else {
-      // Another 4xx will not change on retry; a 5xx or a timeout may.
-      problem = { kind: 'error', retry: status >= 400 && status < 500 ? null : retry };
+      problem = { kind: 'error', retry: transient(status) ? retry : null };
     }
     set({ problem });
   }
@@ -250,7 +253,7 @@ export function createConversation(options: ConversationOptions): Conversation {
   async function stream(stop: AbortSignal): Promise<void> {
     const current = generation;
     await restoring;
-    for (let wait = 0; ; wait = Math.min(wait * 2 || 1000, RETRY_MAX_MS)) {
+    for (let wait = 0; ; wait = later(wait)) {
       await sleep(wait);
       const id = sessionId;
       if (stop.aborted || current !== generation || !id || state().session === 'ended') return;
@@ -265,9 +268,8 @@ export function createConversation(options: ConversationOptions): Conversation {
           if (state().session === 'ended') return;
         }
       } catch (error) {
-        const { status } = toApiError(error);
         // A refusal (the session gone, the key refused, no stream on this service) does not change by asking again.
-        if (status >= 400 && status < 500 && status !== 408 && status !== 429) return;
+        if (!transient(toApiError(error).status)) return;
       }
     }
   }
@@ -506,11 +508,11 @@ export function createConversation(options: ConversationOptions): Conversation {
       return false;
     }
     if (code === 'session_not_found') remember(null);
-    if (status === 0 || status === 408 || status === 429 || status >= 500) {
+    if (transient(status)) {
       // The service is unreachable, busy or failing: keep every message and try again by itself.
       markOutbox('queued');
       fail(error, conversation.retryNow);
-      backoff = Math.min(backoff ? backoff * 2 : 1000, RETRY_MAX_MS);
+      backoff = later(backoff);
       schedule(status === 429 ? (error.retryAfter ?? 10) * 1000 : backoff);
       return false;
     }
