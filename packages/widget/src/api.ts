@@ -56,7 +56,8 @@ export function createApi(options: ApiOptions): Api {
       response = await fetch(options.base + path, {
         method,
         headers,
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        // Undefined without a body (what JSON.stringify gives for undefined), which fetch takes as none.
+        body: JSON.stringify(body),
         signal,
       });
     } catch (cause) {
