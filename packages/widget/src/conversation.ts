@@ -123,7 +123,7 @@ export function createConversation(options: ConversationOptions): Conversation {
   let resendTimer: ReturnType<typeof setTimeout> | undefined;
   let backoff = 0;
   /** The event stream being read, aborted when the panel closes or the session changes. */
-  let live: AbortController | null = null;
+  let live: AbortController | undefined;
   let listening = false;
   /**
    * The last event seen: a new connection asks for what came after it (`Last-Event-ID`), no gap and no repeat. Before
@@ -235,14 +235,10 @@ export function createConversation(options: ConversationOptions): Conversation {
   const follow = (view: SessionView): void =>
     set({ handoff: view.handoff ?? null, ...(view.status !== 'active' && { session: 'ended' as const }) });
 
-  /** Operator messages from the stream or the history, each shown once (one already on screen, by id, is not). */
-  function show(items: HistoryItem[]): void {
-    const fresh = items.filter((item) => item.author && !state().messages.some((shown) => shown.id === item.messageId));
-    if (fresh.length) {
-      set({
-        messages: [...state().messages, ...fresh.map(fromHistory)],
-        announcement: fresh.map((item) => `${item.author!.name}: ${plainText(item.content)}`).join('. '),
-      });
+  /** An operator message from the stream, shown once (one already on screen, from the history, is not). */
+  function show(item: HistoryItem): void {
+    if (item.author && !state().messages.some((shown) => shown.id === item.messageId)) {
+      set({ messages: [...state().messages, fromHistory(item)], announcement: `${item.author.name}: ${plainText(item.content)}` });
     }
   }
 
@@ -263,7 +259,7 @@ export function createConversation(options: ConversationOptions): Conversation {
         for await (const [event, data, eventId] of readEvents(body)) {
           if (stop.aborted || current !== generation) return;
           if (eventId) lastEvent = eventId;
-          if (event === 'message.created') show([data]);
+          if (event === 'message.created') show(data);
           if (event === 'session.updated') follow(data);
           if (state().session === 'ended') return;
         }
@@ -560,7 +556,6 @@ export function createConversation(options: ConversationOptions): Conversation {
     listen(on) {
       listening = on;
       live?.abort();
-      live = null;
       if (on) {
         const controller = (live = new AbortController());
         // Done for good (ended, refused): the connection closes too.

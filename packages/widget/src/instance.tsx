@@ -180,10 +180,12 @@ export function createInstance(
     conversation.retryNow();
   };
   const offline = (): void => store.set({ online: false });
-  window.addEventListener('online', online);
-  window.addEventListener('offline', offline);
-  window.visualViewport?.addEventListener('resize', followViewport);
-  window.visualViewport?.addEventListener('scroll', followViewport);
+  // Removed by destroy's abort.
+  const listening = { signal: abort.signal };
+  window.addEventListener('online', online, listening);
+  window.addEventListener('offline', offline, listening);
+  window.visualViewport?.addEventListener('resize', followViewport, listening);
+  window.visualViewport?.addEventListener('scroll', followViewport, listening);
   draw();
   conversation.start();
   if (!bubble) {
@@ -205,10 +207,6 @@ export function createInstance(
       tokens.dispose();
       conversation.dispose();
       unsubscribe();
-      window.removeEventListener('online', online);
-      window.removeEventListener('offline', offline);
-      window.visualViewport?.removeEventListener('resize', followViewport);
-      window.visualViewport?.removeEventListener('scroll', followViewport);
       lockPage(false);
       render(null, shell.slot);
       shell.remove();
