@@ -4,16 +4,17 @@
  */
 
 export class ApiError extends Error {
-  constructor(
-    /** HTTP status; 0 when the request never got an answer (offline, DNS, CORS refusal). */
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly field?: string,
-    /** Seconds to wait, from `Retry-After` on a 429. */
-    readonly retryAfter?: number,
-  ) {
+  // Declared, not defined: assigned once in the constructor, with no class field declarations in the bundle.
+  /** HTTP status; 0 when the request never got an answer (offline, DNS, CORS refusal). */
+  declare readonly status: number;
+  declare readonly code: string;
+  declare readonly field?: string;
+  /** Seconds to wait, from `Retry-After` on a 429. */
+  declare readonly retryAfter?: number;
+
+  constructor(status: number, code: string, message: string, field?: string, retryAfter?: number) {
     super(message);
+    Object.assign(this, { status, code, field, retryAfter });
   }
 }
 
