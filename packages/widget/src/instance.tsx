@@ -113,8 +113,8 @@ export function createInstance(
   const followViewport = (): void => {
     const viewport = window.visualViewport;
     if (!viewport || locked === null) return;
-    shell.root.style.setProperty('--svc-vv-top', `${viewport.offsetTop}px`);
-    shell.root.style.setProperty('--svc-vv-height', `${viewport.height}px`);
+    shell.root.style.setProperty('--vt', `${viewport.offsetTop}px`);
+    shell.root.style.setProperty('--vh', `${viewport.height}px`);
   };
 
   const setOpen = (open: boolean): void => {
