@@ -24,7 +24,7 @@ export interface ChatMessage {
 /** What the status banner shows. `retry` is null when trying again cannot help (a misconfigured key, say). */
 export interface Problem {
   /**
-   * Also the key of its text in `Strings`. `offline`: the browser says it has no network; `unreachable`: it has
+   * Its text is the interface string of the same name (`OFFLINE`…). `offline`: the browser says it has no network; `unreachable`: it has
    * one but the service does not answer; `busy` is a 429; `unavailable` is a 402 (with a retry) or a key the
    * service refuses (without one: only the site's developer can fix that).
    */

@@ -5,7 +5,7 @@ import { initialChatState } from './chat-state.js';
 import type { Appearance } from './config-validation.js';
 import { createConversation } from './conversation.js';
 import type { VisitorDetails } from './identify-validation.js';
-import { stringsFor } from './i18n.js';
+import { stringsFor, CLOSE, OPEN } from './i18n.js';
 import { endpointProvider } from './identity-endpoint.js';
 import { createIdentityTokens } from './identity-tokens.js';
 import type { TokenClaims } from './jwt.js';
@@ -146,7 +146,7 @@ export function createInstance(
     const spoken = state.config?.language || navigator.language;
     if (spoken !== language) {
       const t = stringsFor((language = spoken));
-      shell.setLabels([t.open, t.close]);
+      shell.setLabels([t[OPEN], t[CLOSE]]);
       shell.theme(state.config?.theme);
     }
     render(<App kind={options.kind} state={state} conversation={conversation} setOpen={setOpen} />, shell.slot);

@@ -1,7 +1,7 @@
 import type { VNode } from 'preact';
 import type { ChatState } from '../chat-state.js';
 import type { Conversation } from '../conversation.js';
-import { fill, type Strings } from '../i18n.js';
+import { fill, type Strings, NOT_SENT, PERSON, QUEUED, TYPING, VIEW } from '../i18n.js';
 import { Markdown } from '../markdown.js';
 import { withoutProductListing } from '../product-text.js';
 import { ChatForm } from './ChatForm.js';
@@ -44,13 +44,13 @@ export function MessageList({ state, conversation, locale, t }: MessageListProps
               {/* A person's reply says so, by name, in words (not only a colour): the AI disclosure is not about it. */}
               {author && (
                 <b part="author" class="who" data-testid="svc-author">
-                  {fill(t.person, author)}
+                  {fill(t[PERSON], author)}
                 </b>
               )}
               {/* Replies are Markdown; what the visitor typed is shown exactly as typed. */}
               {role === 'assistant' ? <Markdown text={text} /> : content}
-              {status === 'failed' && <b> · {t.notSent}</b>}
-              {status === 'queued' && <i> · {t.queued}</i>}
+              {status === 'failed' && <b> · {t[NOT_SENT]}</b>}
+              {status === 'queued' && <i> · {t[QUEUED]}</i>}
             </div>
           ),
           // Beside the bubble rather than in it: the bubble's text stays exactly the message.
@@ -62,7 +62,7 @@ export function MessageList({ state, conversation, locale, t }: MessageListProps
           products.length > 0 && (
             <div key={`${key}p`} part="products" class={`products${products.length > 1 ? ' several' : ''}`} data-key={text ? undefined : key}>
               {products.map((product) => (
-                <ProductCard product={product} locale={locale} cta={t.view} />
+                <ProductCard product={product} locale={locale} cta={t[VIEW]} />
               ))}
             </div>
           ),
@@ -83,7 +83,7 @@ export function MessageList({ state, conversation, locale, t }: MessageListProps
       {(typing || state.loading) && (
         <div part="typing" class="typing" role="status" data-testid="svc-typing">
           <b aria-hidden="true">•••</b>
-          <i class="sr-only">{t.typing}</i>
+          <i class="sr-only">{t[TYPING]}</i>
         </div>
       )}
     </div>
