@@ -149,7 +149,7 @@ const de: Table = [
   'Nein', // NO
   'Danke für Ihr Feedback!', // THANKS
   'Neue Unterhaltung', // RESTART
-  'Offline: Ihre Nachrichten gehen raus, sobald Sie wieder online sind.', // OFFLINE
+  'Offline: Ihre Nachrichten werden beim nächsten Verbindungsaufbau gesendet.', // OFFLINE
   'Chat-Dienst nicht erreichbar. Neuer Versuch…', // UNREACHABLE
   'Zu viele Nachrichten.', // BUSY
   'Erneut versuchen in {n} s.', // WAIT
