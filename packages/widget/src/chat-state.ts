@@ -1,4 +1,4 @@
-import type { Handoff, Product, Rating, SurfacedForm, WidgetConfig } from './api-types.js';
+import type { Product, Rating, SurfacedForm, WidgetConfig } from './api-types.js';
 
 export interface ChatMessage {
   /** Local key, stable for rendering; `id` is the server's messageId once known. */
@@ -51,8 +51,6 @@ export interface ChatState {
   announcement: string;
   /** `${messageKey}/${formId}` of forms already sent, shown as done. */
   sentForms: string[];
-  /** A person asked for or answering (DESIGN.md 6), from the session and its event stream; null: the AI answers. */
-  handoff: Handoff | null;
 }
 
 export function initialChatState(open: boolean): ChatState {
@@ -68,6 +66,5 @@ export function initialChatState(open: boolean): ChatState {
     problem: null,
     announcement: '',
     sentForms: [],
-    handoff: null,
   };
 }

@@ -49,7 +49,7 @@ export interface Conversation {
   /** Reloads the stored conversation once: on the first open of a bubble, at once for a chatbox. */
   restore(): Promise<void>;
   /**
-   * Follows the session's event stream (DESIGN.md 6) while the panel is open: operator messages and handoff changes
+   * Follows the session's event stream (DESIGN.md 6) while the panel is open: operator messages and session changes
    * appear live. Resumes after a dropped connection where it left off, also on the next open; false stops it.
    */
   listen(on: boolean): void;
@@ -231,9 +231,10 @@ export function createConversation(options: ConversationOptions): Conversation {
   const fromHistory = (item: HistoryItem): ChatMessage =>
     message(item.role, item.content, { id: item.messageId, products: item.products ?? [], at: Date.parse(item.createdAt), author: item.author?.name });
 
-  /** What the session says about a person taking over; an ended one stops the stream (nothing more will come). */
-  const follow = (view: SessionView): void =>
-    set({ handoff: view.handoff ?? null, ...(view.status !== 'active' && { session: 'ended' as const }) });
+  /** A session that ended meanwhile stops the stream (nothing more will come). */
+  const follow = (view: SessionView): void => {
+    if (view.status !== 'active') set({ session: 'ended' });
+  };
 
   /** An operator message from the stream, shown once (one already on screen, from the history, is not). */
   function show(item: HistoryItem): void {
@@ -634,7 +635,7 @@ export function createConversation(options: ConversationOptions): Conversation {
       remember(null);
       outbox = [];
       persist();
-      set({ messages: [], session: 'none', rating: null, problem: null, typing: false, loading: false, announcement: '', sentForms: [], handoff: null });
+      set({ messages: [], session: 'none', rating: null, problem: null, typing: false, loading: false, announcement: '', sentForms: [] });
     },
 
     newVisitor() {

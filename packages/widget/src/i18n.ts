@@ -28,27 +28,25 @@ export const QUEUED = 20;
 export const VIEW = 21;
 export const AI = 22;
 export const PERSON = 23;
-export const HANDOFF = 24;
-export const JOINED = 25;
-export const SUBMIT = 26;
-export const CHOOSE = 27;
-export const REQUIRED = 28;
-export const EMAIL = 29;
-export const PHONE = 30;
-export const NUMBER = 31;
-export const OPTION = 32;
-export const DATE = 33;
-export const TIME = 34;
-export const DATETIME = 35;
-export const MIN = 36;
-export const MAX = 37;
-export const MIN_LENGTH = 38;
-export const MAX_LENGTH = 39;
+export const SUBMIT = 24;
+export const CHOOSE = 25;
+export const REQUIRED = 26;
+export const EMAIL = 27;
+export const PHONE = 28;
+export const NUMBER = 29;
+export const OPTION = 30;
+export const DATE = 31;
+export const TIME = 32;
+export const DATETIME = 33;
+export const MIN = 34;
+export const MAX = 35;
+export const MIN_LENGTH = 36;
+export const MAX_LENGTH = 37;
 
 /** As many strings as there are constants above. */
 type Tuple<N extends number, A extends string[] = []> = A['length'] extends N ? A : Tuple<N, [...A, string]>;
-export type Strings = Readonly<Tuple<40>>;
-type Table = Tuple<40>;
+export type Strings = Readonly<Tuple<38>>;
+type Table = Tuple<38>;
 
 const en: Table = [
   'Chat', // CHAT
@@ -75,8 +73,6 @@ const en: Table = [
   'View product', // VIEW
   'AI assistant', // AI
   '{n} (person)', // PERSON
-  'A person will answer here.', // HANDOFF
-  '{n} joined the chat.', // JOINED
   'Submit', // SUBMIT
   'Choose…', // CHOOSE
   'Required.', // REQUIRED
@@ -118,8 +114,6 @@ const fr: Table = [
   'Voir le produit', // VIEW
   'Assistant IA', // AI
   '{n} (personne)', // PERSON
-  'Une personne va vous répondre ici.', // HANDOFF
-  '{n} a rejoint la discussion.', // JOINED
   'Valider', // SUBMIT
   'Choisir…', // CHOOSE
   'Obligatoire.', // REQUIRED
@@ -161,8 +155,6 @@ const de: Table = [
   'Produkt ansehen', // VIEW
   'KI-Assistent', // AI
   '{n} (Mensch)', // PERSON
-  'Eine Person antwortet Ihnen hier.', // HANDOFF
-  '{n} ist dem Chat beigetreten.', // JOINED
   'Absenden', // SUBMIT
   'Auswählen…', // CHOOSE
   'Pflichtfeld.', // REQUIRED
@@ -204,8 +196,6 @@ const es: Table = [
   'Ver producto', // VIEW
   'Asistente de IA', // AI
   '{n} (persona)', // PERSON
-  'Una persona le responderá aquí.', // HANDOFF
-  '{n} se ha unido al chat.', // JOINED
   'Enviar', // SUBMIT
   'Elegir…', // CHOOSE
   'Obligatorio.', // REQUIRED
@@ -229,7 +219,7 @@ export function stringsFor(language: string | undefined): Strings {
   return TABLES[(language ?? '').split('-')[0]!.toLowerCase()] ?? en;
 }
 
-/** Fills `{n}` in a string such as `t[MIN]` (a number) or `t[JOINED]` (a name). */
+/** Fills `{n}` in a string such as `t[MIN]` (a number) . */
 export function fill(template: string, n: number | string): string {
   return template.replace('{n}', String(n));
 }

@@ -1,7 +1,7 @@
 import type { VNode } from 'preact';
 import type { ChatState } from '../chat-state.js';
 import type { Conversation } from '../conversation.js';
-import { fill, stringsFor, AI, CHAT, CLOSE, END, HANDOFF, JOINED } from '../i18n.js';
+import { fill, stringsFor, AI, CHAT, CLOSE, END } from '../i18n.js';
 import { safeWebUrl } from '../safe-url.js';
 import { Composer } from './Composer.js';
 import { CloseIcon } from './icons.js';
@@ -31,7 +31,6 @@ export function App({ kind, state, conversation, setOpen }: AppProps): VNode {
   // Everything else queues in the outbox (a reply pending, offline, the service away, rate limited): only a key
   // the service refuses for good makes sending pointless.
   const blocked = state.problem?.kind === 'unavailable' && !state.problem.retry;
-  const { handoff } = state;
 
   return (
     <section
@@ -67,11 +66,6 @@ export function App({ kind, state, conversation, setOpen }: AppProps): VNode {
             </button>
           )}
         </header>
-        {handoff && (
-          <p part="handoff" class="hint handoff" role="status" data-testid="svc-handoff">
-            {handoff.state === 'active' && handoff.operator ? fill(t[JOINED], handoff.operator.name) : t[HANDOFF]}
-          </p>
-        )}
         <MessageList state={state} conversation={conversation} locale={language} t={t} />
         <StatusBanner problem={state.problem} online={state.online} t={t} />
         {state.session === 'ended' ? (
