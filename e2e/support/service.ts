@@ -31,7 +31,8 @@ export interface Service {
   holdMidStream(): () => void;
   /**
    * Stops answering: the socket is closed, so the browser's requests are refused (the service is down). Requests in
-   * flight finish first, or are cut after `deadlineMs` (0: at once, as a crash or a proxy timeout would).
+   * flight finish first, or are cut after `deadlineMs` (0: at once, as a crash or a proxy timeout would); 5 s by
+   * default, since a session event stream an open widget follows never finishes by itself.
    */
   stop(deadlineMs?: number): Promise<void>;
   /** Listens again on the same port, with the same store (the service is back). */
@@ -157,7 +158,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
         release();
       };
     },
-    async stop(deadlineMs) {
+    async stop(deadlineMs = 5_000) {
       await server?.close(deadlineMs);
       server = null;
     },

@@ -5,6 +5,7 @@
 import type {
   CreatedSession,
   FormQuestion,
+  HandoffView,
   HistoryItem,
   MessageReply,
   ProcessingReply,
@@ -20,6 +21,7 @@ import type {
 export type {
   CreatedSession,
   FormQuestion,
+  HandoffView,
   HistoryItem,
   MessageReply,
   ProcessingReply,
@@ -31,6 +33,9 @@ export type {
   SurfacedForm,
   WidgetConfig,
 };
+
+/** A person asked for or answering (DESIGN.md 6): in the session view, null while the AI answers. */
+export type Handoff = NonNullable<HandoffView>;
 
 export interface Envelope<T> {
   data: T;

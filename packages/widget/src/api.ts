@@ -4,16 +4,17 @@
  */
 
 export class ApiError extends Error {
-  constructor(
-    /** HTTP status; 0 when the request never got an answer (offline, DNS, CORS refusal). */
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly field?: string,
-    /** Seconds to wait, from `Retry-After` on a 429. */
-    readonly retryAfter?: number,
-  ) {
+  // Declared, not defined: assigned once in the constructor, with no class field declarations in the bundle.
+  /** HTTP status; 0 when the request never got an answer (offline, DNS, CORS refusal). */
+  declare readonly status: number;
+  declare readonly code: string;
+  declare readonly field?: string;
+  /** Seconds to wait, from `Retry-After` on a 429. */
+  declare readonly retryAfter?: number;
+
+  constructor(status: number, code: string, message: string, field?: string, retryAfter?: number) {
     super(message);
+    Object.assign(this, { status, code, field, retryAfter });
   }
 }
 
@@ -28,11 +29,13 @@ export interface ApiOptions {
 
 export interface RequestOptions {
   body?: unknown;
-  /** Makes a retried POST safe: the server replays the first success instead of running the turn twice. */
-  idempotencyKey?: string;
+  /** `Idempotency-Key` (a retried POST is then safe: the server replays the first success), `Last-Event-ID`. */
+  headers?: Record<string, string>;
+  /** Instead of the widget's signal: the event stream ends when the panel closes (and on destroy, by its owner). */
+  signal?: AbortSignal;
 }
 
-/** Resolves with the answer's JSON, or its body stream for a streamed turn (`text/event-stream`). */
+/** Resolves with the answer's JSON, or its body for an event stream (a streamed turn, the session's events). */
 export type Api = <T>(method: 'GET' | 'POST', path: string, options?: RequestOptions) => Promise<T>;
 
 /** `Retry-After` is seconds or an HTTP date (RFC 9110 10.2.3); missing or unreadable means 10 s. At most an hour. */
@@ -42,23 +45,24 @@ export function parseRetryAfter(header: string | null): number {
 }
 
 export function createApi(options: ApiOptions): Api {
-  return async function request<T>(method: 'GET' | 'POST', path: string, { body, idempotencyKey }: RequestOptions = {}) {
-    const headers: Record<string, string> = { 'X-API-Key': options.apiKey };
+  return async function request<T>(method: 'GET' | 'POST', path: string, { body, headers: extra, signal }: RequestOptions = {}) {
+    const headers: Record<string, string> = { 'X-API-Key': options.apiKey, ...extra };
     const token = options.token();
     if (token) headers['X-Identity-Token'] = token;
     if (body !== undefined) headers['Content-Type'] = 'application/json';
-    if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;
     let response: Response;
+    signal ??= options.signal;
     try {
       // Credentials stay at fetch's default: no cookies go to another origin; the public key authenticates.
       response = await fetch(options.base + path, {
         method,
         headers,
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        signal: options.signal,
+        // Undefined without a body (what JSON.stringify gives for undefined), which fetch takes as none.
+        body: JSON.stringify(body),
+        signal,
       });
     } catch (cause) {
-      if (options.signal.aborted) throw cause;
+      if (signal.aborted) throw cause;
       throw new ApiError(0, 'network_error', '');
     }
     // A streamed turn (`response_type: "stream"`): the caller reads the events; refusals before it are JSON.

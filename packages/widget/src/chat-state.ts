@@ -17,12 +17,14 @@ export interface ChatMessage {
   status?: 'sending' | 'queued' | 'failed';
   /** When it was written (epoch ms): the history's `createdAt`, or when it was typed or arrived. */
   at?: number;
+  /** The name of the person who wrote it (an operator who took over from the AI); absent for the AI's replies. */
+  author?: string;
 }
 
 /** What the status banner shows. `retry` is null when trying again cannot help (a misconfigured key, say). */
 export interface Problem {
   /**
-   * Also the key of its text in `Strings`. `offline`: the browser says it has no network; `unreachable`: it has
+   * Its text is the interface string of the same name (`OFFLINE`…). `offline`: the browser says it has no network; `unreachable`: it has
    * one but the service does not answer; `busy` is a 429; `unavailable` is a 402 (with a retry) or a key the
    * service refuses (without one: only the site's developer can fix that).
    */

@@ -49,6 +49,11 @@ export interface Conversation {
   /** Reloads the stored conversation once: on the first open of a bubble, at once for a chatbox. */
   restore(): Promise<void>;
   /**
+   * Follows the session's event stream (DESIGN.md 6) while the panel is open: operator messages and session changes
+   * appear live. Resumes after a dropped connection where it left off, also on the next open; false stops it.
+   */
+  listen(on: boolean): void;
+  /**
    * Sends a visitor message (spec 4.2) through the outbox: kept in storage until the service accepts it, sent in
    * order after the ones before it (so Enter while a reply is pending queues it). Ignored once the conversation ended.
    */
@@ -91,6 +96,10 @@ const timezone = (): { timezone?: string } => {
 
 /** Polling pauses. Not cancelled on destroy: the loop checks `generation` after each one and stops. */
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+/** The wait before the next try: 1 s, doubling up to `RETRY_MAX_MS` (the outbox and the event stream). */
+const later = (ms: number): number => Math.min(ms * 2 || 1000, RETRY_MAX_MS);
+/** Whether asking again may help: no answer, a timeout, rate limited, a 5xx. Another 4xx will not change. */
+const transient = (status: number): boolean => !(status > 399 && status < 500) || status === 408 || status === 429;
 
 /**
  * The conversation behind the chat UI: widget config, the session (created by the first message, reloaded from
@@ -113,6 +122,15 @@ export function createConversation(options: ConversationOptions): Conversation {
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
   let resendTimer: ReturnType<typeof setTimeout> | undefined;
   let backoff = 0;
+  /** The event stream being read, aborted when the panel closes or the session changes. */
+  let live: AbortController | undefined;
+  let listening = false;
+  /**
+   * The last event seen: a new connection asks for what came after it (`Last-Event-ID`), no gap and no repeat. Before
+   * any, `0` asks for the session's whole log: what a person wrote before the stream opened (the panel closed, the
+   * history loaded a moment earlier) is never missed, and what is on screen already is not shown again.
+   */
+  let lastEvent = '0';
   /** One automatic new-visitor restart per `identity_mismatch` streak, so a refusal can never loop. */
   let mismatchRetried = false;
   let keys = 0;
@@ -170,7 +188,9 @@ export function createConversation(options: ConversationOptions): Conversation {
 
   function remember(id: string | null): void {
     sessionId = id;
+    lastEvent = '0';
     saveSession(apiKey, id === null ? null : { sessionId: id, visitorId });
+    conversation.listen(listening);
   }
 
   /** Turns an error into what the banner shows; problems only the site's developer can fix are logged for them. */
@@ -190,8 +210,7 @@ export function createConversation(options: ConversationOptions): Conversation {
       warn(`refused (${code}): ${text}`);
       problem = { kind: 'unavailable', retry: null };
     } else {
-      // Another 4xx will not change on retry; a 5xx or a timeout may.
-      problem = { kind: 'error', retry: status >= 400 && status < 500 ? null : retry };
+      problem = { kind: 'error', retry: transient(status) ? retry : null };
     }
     set({ problem });
   }
@@ -210,7 +229,47 @@ export function createConversation(options: ConversationOptions): Conversation {
   }
 
   const fromHistory = (item: HistoryItem): ChatMessage =>
-    message(item.role, item.content, { id: item.messageId, products: item.products ?? [], at: Date.parse(item.createdAt) });
+    message(item.role, item.content, { id: item.messageId, products: item.products ?? [], at: Date.parse(item.createdAt), author: item.author?.name });
+
+  /** A session that ended meanwhile stops the stream (nothing more will come). */
+  const follow = (view: SessionView): void => {
+    if (view.status !== 'active') set({ session: 'ended' });
+  };
+
+  /** An operator message from the stream, shown once (one already on screen, from the history, is not). */
+  function show(item: HistoryItem): void {
+    if (item.author && !state().messages.some((shown) => shown.id === item.messageId)) {
+      set({ messages: [...state().messages, fromHistory(item)], announcement: `${item.author.name}: ${plainText(item.content)}` });
+    }
+  }
+
+  /**
+   * Reads the session's event stream until the panel closes, the session ends or the conversation starts over. A
+   * dropped connection comes back after 1 s, doubling up to 8 s, and resumes after the last event seen.
+   */
+  async function stream(stop: AbortSignal): Promise<void> {
+    const current = generation;
+    await restoring;
+    for (let wait = 0; ; wait = later(wait)) {
+      await sleep(wait);
+      const id = sessionId;
+      if (stop.aborted || current !== generation || !id || state().session === 'ended') return;
+      try {
+        const body = await call<ReadableStream<Uint8Array>>('GET', id, '/events', { headers: { 'Last-Event-ID': lastEvent }, signal: stop });
+        wait = 0;
+        for await (const [event, data, eventId] of readEvents(body)) {
+          if (stop.aborted || current !== generation) return;
+          if (eventId) lastEvent = eventId;
+          if (event === 'message.created') show(data);
+          if (event === 'session.updated') follow(data);
+          if (state().session === 'ended') return;
+        }
+      } catch (error) {
+        // A refusal (the session gone, the key refused, no stream on this service) does not change by asking again.
+        if (!transient(toApiError(error).status)) return;
+      }
+    }
+  }
 
   /** Reloads a stored conversation: its state, then its history (spec 4.6, 4.7). */
   async function load(stored: string): Promise<void> {
@@ -334,7 +393,7 @@ export function createConversation(options: ConversationOptions): Conversation {
       const id = await session();
       const body = await call<ReadableStream<Uint8Array>>('POST', id, turn.path, {
         body: { ...turn.body, ...timezone(), response_type: 'stream' },
-        idempotencyKey: turn.idempotencyKey,
+        headers: { 'Idempotency-Key': turn.idempotencyKey },
       });
       if (current !== generation) return null;
       accepted();
@@ -345,7 +404,7 @@ export function createConversation(options: ConversationOptions): Conversation {
           if (event === 'message.start') messageId = data.messageId;
           if (event === 'message.completed') reply = data.data;
           if (event === 'message.failed') throw new ApiError(502, data.error.code, data.error.message);
-          // A person has the conversation (DESIGN.md 6): no AI reply; the message is sent.
+          // A person has the conversation: no AI reply; theirs comes on the session's event stream.
           if (event === 'message.handoff') return null;
           // A replayed turn already on screen is not drafted a second time.
           if (event === 'message.delta' && data.text && !state().messages.some((item) => item.id === messageId)) {
@@ -446,11 +505,11 @@ export function createConversation(options: ConversationOptions): Conversation {
       return false;
     }
     if (code === 'session_not_found') remember(null);
-    if (status === 0 || status === 408 || status === 429 || status >= 500) {
+    if (transient(status)) {
       // The service is unreachable, busy or failing: keep every message and try again by itself.
       markOutbox('queued');
       fail(error, conversation.retryNow);
-      backoff = Math.min(backoff ? backoff * 2 : 1000, RETRY_MAX_MS);
+      backoff = later(backoff);
       schedule(status === 429 ? (error.retryAfter ?? 10) * 1000 : backoff);
       return false;
     }
@@ -493,6 +552,16 @@ export function createConversation(options: ConversationOptions): Conversation {
         if (stored) restoring = load(stored);
       }
       return restoring;
+    },
+
+    listen(on) {
+      listening = on;
+      live?.abort();
+      if (on) {
+        const controller = (live = new AbortController());
+        // Done for good (ended, refused): the connection closes too.
+        void stream(controller.signal).finally(() => controller.abort());
+      }
     },
 
     async send(text) {
@@ -580,6 +649,7 @@ export function createConversation(options: ConversationOptions): Conversation {
 
     dispose() {
       generation++;
+      live?.abort();
       clearTimeout(retryTimer);
       clearTimeout(resendTimer);
     },

@@ -1,10 +1,12 @@
 /**
  * A reader of the service's `text/event-stream` replies, smaller than core's general one (`@svc/core/event-stream`)
- * because the widget's budget is counted in bytes. It reads what the service writes: `event:` and `data:` lines,
- * events ended by a blank line, `:` comments (keep-alives) skipped; lines may end in CRLF, LF or CR. It yields each
- * event's name and its data parsed as JSON. An event cut off by the end of the stream is dropped, as the standard says.
+ * because the widget's budget is counted in bytes. It reads what the service writes: `id:`, `event:` and `data:`
+ * lines, events ended by a blank line, `:` comments (keep-alives) skipped; lines may end in CRLF, LF or CR. It yields
+ * each event's name, its data parsed as JSON and its id (for `Last-Event-ID`), if it has one; of a repeated `event:`
+ * or `id:` line the last counts. An event cut off by the end of the stream is dropped, as the standard says.
+ * Streamed turns and the session's event stream both use it.
  */
-export async function* readEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<[string, any]> {
+export async function* readEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<[string, any, string?]> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let buffer = '';
@@ -17,8 +19,9 @@ export async function* readEvents(body: ReadableStream<Uint8Array>): AsyncGenera
       const events = buffer.split('\n\n');
       buffer = events.pop()!;
       for (const event of events) {
-        const data = event.match(/^data: ?.*/gm);
-        if (data) yield [/^event: ?(.*)/m.exec(event)?.[1] ?? 'message', JSON.parse(data.map((line) => line.replace(/^data: ?/, '')).join('\n'))];
+        const fields: Record<string, string[]> = {};
+        for (const [, name, value] of event.matchAll(/^(\w+): ?(.*)/gm)) (fields[name!] ??= []).push(value!);
+        if (fields.data) yield [fields.event?.pop() ?? 'message', JSON.parse(fields.data.join('\n')), fields.id?.pop()];
       }
     }
   } finally {

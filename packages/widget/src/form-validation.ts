@@ -1,5 +1,5 @@
 import type { AnswerValue, FormQuestion } from './api-types.js';
-import { fill, type Strings } from './i18n.js';
+import { fill, type Strings, DATE, DATETIME, EMAIL, MAX, MAX_LENGTH, MIN, MIN_LENGTH, NUMBER, OPTION, PHONE, REQUIRED, TIME } from './i18n.js';
 
 /**
  * Client-side checks mirroring the server's (`packages/core/src/form-answers.ts`), so the visitor sees a problem on
@@ -10,16 +10,16 @@ import { fill, type Strings } from './i18n.js';
 /** What a form control holds: text for most kinds, `'yes' | 'no' | ''` for boolean, a list for multiselect. */
 export type DraftValue = string | string[];
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const PHONE = /^\+?[0-9 ().-]{5,30}$/;
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const TIME = /^([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?$/;
+const EMAIL_FORMAT = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const PHONE_FORMAT = /^\+?[0-9 ().-]{5,30}$/;
+const DATE_FORMAT = /^(\d{4})-(\d{2})-(\d{2})$/;
+const TIME_FORMAT = /^([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?$/;
 const LOCAL_DATETIME = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}(?::\d{2})?)(?:\.\d{1,3})?$/;
 
 const TEXT_LIMIT: Partial<Record<FormQuestion['kind'], number>> = { text: 500, textarea: 4000 };
 
 function isRealDate(value: string): boolean {
-  const match = DATE.exec(value);
+  const match = DATE_FORMAT.exec(value);
   if (!match) return false;
   const [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
   const date = new Date(Date.UTC(y, m - 1, d));
@@ -38,7 +38,7 @@ function rangeError(n: number, question: FormQuestion, low: string, high: string
 
 /** The message to show under a question, or null when the answer is acceptable. */
 export function checkAnswer(question: FormQuestion, value: DraftValue | undefined, t: Strings): string | null {
-  if (isEmpty(value)) return question.required ? t.required : null;
+  if (isEmpty(value)) return question.required ? t[REQUIRED] : null;
   const list = Array.isArray(value) ? value : [];
   const text = Array.isArray(value) ? '' : value!.trim();
   const options = question.options ?? [];
@@ -46,31 +46,31 @@ export function checkAnswer(question: FormQuestion, value: DraftValue | undefine
     case 'text':
     case 'textarea': {
       const length = [...text].length;
-      if (length > TEXT_LIMIT[question.kind]!) return fill(t.maxLength, TEXT_LIMIT[question.kind]!);
-      return rangeError(length, question, t.minLength, t.maxLength);
+      if (length > TEXT_LIMIT[question.kind]!) return fill(t[MAX_LENGTH], TEXT_LIMIT[question.kind]!);
+      return rangeError(length, question, t[MIN_LENGTH], t[MAX_LENGTH]);
     }
     case 'email':
-      return EMAIL.test(text) && text.length <= 254 ? null : t.email;
+      return EMAIL_FORMAT.test(text) && text.length <= 254 ? null : t[EMAIL];
     case 'phone':
-      return PHONE.test(text) && text.replace(/\D/g, '').length >= 5 ? null : t.phone;
+      return PHONE_FORMAT.test(text) && text.replace(/\D/g, '').length >= 5 ? null : t[PHONE];
     case 'number': {
       const n = Number(text);
-      return Number.isFinite(n) ? rangeError(n, question, t.min, t.max) : t.number;
+      return Number.isFinite(n) ? rangeError(n, question, t[MIN], t[MAX]) : t[NUMBER];
     }
     case 'boolean':
-      return text === 'yes' || text === 'no' ? null : t.required;
+      return text === 'yes' || text === 'no' ? null : t[REQUIRED];
     case 'select':
-      return options.includes(text) ? null : t.option;
+      return options.includes(text) ? null : t[OPTION];
     case 'multiselect':
-      if (list.some((option) => !options.includes(option))) return t.option;
-      return rangeError(new Set(list).size, question, t.min, t.max);
+      if (list.some((option) => !options.includes(option))) return t[OPTION];
+      return rangeError(new Set(list).size, question, t[MIN], t[MAX]);
     case 'date':
-      return isRealDate(text) ? null : t.date;
+      return isRealDate(text) ? null : t[DATE];
     case 'time':
-      return TIME.test(text) ? null : t.time;
+      return TIME_FORMAT.test(text) ? null : t[TIME];
     case 'datetime': {
       const match = LOCAL_DATETIME.exec(text);
-      return match && isRealDate(match[1]!) && TIME.test(match[2]!) ? null : t.datetime;
+      return match && isRealDate(match[1]!) && TIME_FORMAT.test(match[2]!) ? null : t[DATETIME];
     }
   }
 }

@@ -68,7 +68,7 @@ export function createIdentityTokens(options: IdentityTokensOptions): IdentityTo
     if (answer !== null && answer !== undefined && answer !== '') {
       const claims = typeof answer === 'string' ? options.readClaims(answer) : null;
       if (!claims) {
-        warn('the identity token provider must return a JWT (with a "sub" claim) or null; keeping the current token');
+        warn('identity token provider: expected a JWT with a "sub" claim, or null; current token kept');
         return retryLater();
       }
       next = { raw: answer as string, ...claims };

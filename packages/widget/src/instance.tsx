@@ -5,7 +5,7 @@ import { initialChatState } from './chat-state.js';
 import type { Appearance } from './config-validation.js';
 import { createConversation } from './conversation.js';
 import type { VisitorDetails } from './identify-validation.js';
-import { stringsFor } from './i18n.js';
+import { stringsFor, CLOSE, OPEN } from './i18n.js';
 import { endpointProvider } from './identity-endpoint.js';
 import { createIdentityTokens } from './identity-tokens.js';
 import type { TokenClaims } from './jwt.js';
@@ -113,8 +113,8 @@ export function createInstance(
   const followViewport = (): void => {
     const viewport = window.visualViewport;
     if (!viewport || locked === null) return;
-    shell.root.style.setProperty('--svc-vv-top', `${viewport.offsetTop}px`);
-    shell.root.style.setProperty('--svc-vv-height', `${viewport.height}px`);
+    shell.root.style.setProperty('--vt', `${viewport.offsetTop}px`);
+    shell.root.style.setProperty('--vh', `${viewport.height}px`);
   };
 
   const setOpen = (open: boolean): void => {
@@ -131,6 +131,8 @@ export function createInstance(
       (matchMedia('(pointer: coarse)').matches ? part('panel') : (part('input') ?? part('panel')))?.focus();
       void conversation.restore();
     } else if (focusInPanel) shell.launcher?.focus();
+    // Operator messages arrive live while the panel is open; a closed one stops listening (DESIGN.md 7).
+    conversation.listen(open);
   };
 
   let language = '';
@@ -144,7 +146,7 @@ export function createInstance(
     const spoken = state.config?.language || navigator.language;
     if (spoken !== language) {
       const t = stringsFor((language = spoken));
-      shell.setLabels([t.open, t.close]);
+      shell.setLabels([t[OPEN], t[CLOSE]]);
       shell.theme(state.config?.theme);
     }
     render(<App kind={options.kind} state={state} conversation={conversation} setOpen={setOpen} />, shell.slot);
@@ -178,13 +180,18 @@ export function createInstance(
     conversation.retryNow();
   };
   const offline = (): void => store.set({ online: false });
-  window.addEventListener('online', online);
-  window.addEventListener('offline', offline);
-  window.visualViewport?.addEventListener('resize', followViewport);
-  window.visualViewport?.addEventListener('scroll', followViewport);
+  // Removed by destroy's abort.
+  const listening = { signal: abort.signal };
+  window.addEventListener('online', online, listening);
+  window.addEventListener('offline', offline, listening);
+  window.visualViewport?.addEventListener('resize', followViewport, listening);
+  window.visualViewport?.addEventListener('scroll', followViewport, listening);
   draw();
   conversation.start();
-  if (!bubble) void conversation.restore();
+  if (!bubble) {
+    void conversation.restore();
+    conversation.listen(true);
+  }
 
   return {
     open: () => setOpen(true),
@@ -200,10 +207,6 @@ export function createInstance(
       tokens.dispose();
       conversation.dispose();
       unsubscribe();
-      window.removeEventListener('online', online);
-      window.removeEventListener('offline', offline);
-      window.visualViewport?.removeEventListener('resize', followViewport);
-      window.visualViewport?.removeEventListener('scroll', followViewport);
       lockPage(false);
       render(null, shell.slot);
       shell.remove();

@@ -128,19 +128,19 @@ describe('readEvents', () => {
       },
     });
   const all = async (body: ReadableStream<Uint8Array>) => {
-    const events: [string, unknown][] = [];
+    const events: [string, unknown, string?][] = [];
     for await (const event of readEvents(body)) events.push(event);
     return events;
   };
 
-  it('reads events split anywhere, CRLF and CR line ends (even a CRLF split between chunks), comments and multi-line data', async () => {
+  it('reads events split anywhere, CRLF and CR line ends (even a CRLF split between chunks), comments, ids and multi-line data', async () => {
     const events = await all(
-      stream(': keep-alive\n\nevent: message.st', 'art\r\ndata: {"messageId":"msg_1"}\r', '\n\r\nevent: message.delta\rdata: {"text":\rdata: "é"}\r\r', 'data: 1\n\n', 'event: cut\ndata: 2\n'),
+      stream(': keep-alive\n\nevent: message.st', 'art\r\ndata: {"messageId":"msg_1"}\r', '\n\r\nid: 42\revent: message.delta\rdata: {"text":\rdata: "é"}\r\r', 'data: 1\n\n', 'event: cut\ndata: 2\n'),
     );
     expect(events).toEqual([
-      ['message.start', { messageId: 'msg_1' }],
-      ['message.delta', { text: 'é' }],
-      ['message', 1],
+      ['message.start', { messageId: 'msg_1' }, undefined],
+      ['message.delta', { text: 'é' }, '42'],
+      ['message', 1, undefined],
     ]);
   });
 });

@@ -5,7 +5,7 @@
  */
 import { http, HttpResponse, type JsonBodyType } from 'msw';
 import { setupServer } from 'msw/node';
-import type { HistoryItem, MessageReply, SurfacedForm, WidgetConfig } from '../src/api-types.js';
+import type { Handoff, HistoryItem, MessageReply, SurfacedForm, WidgetConfig } from '../src/api-types.js';
 
 export const BASE = 'https://svc.test';
 export const API_KEY = 'pk_live_test_key';
@@ -25,7 +25,20 @@ interface FakeSession {
   history: HistoryItem[];
   /** Identity `sub` the session was created with, if any (DESIGN.md 4: bound to it). */
   sub: string | null;
+  handoff: Handoff | null;
 }
+
+const sessionView = (id: string, current: FakeSession) => ({
+  sessionId: id,
+  widgetId: WIDGET_ID,
+  visitorId: current.visitorId,
+  status: current.status,
+  rating: current.rating,
+  messageCount: current.history.length,
+  createdAt: new Date().toISOString(),
+  resolvedAt: null,
+  handoff: current.handoff,
+});
 
 /**
  * What the next turn answers. Asked for a stream (`response_type: "stream"`, as the widget always does), the service
@@ -75,7 +88,42 @@ export function createFakeService() {
     sessionCount: 0,
     messageCount: 0,
     pendingPolls: new Map<string, { reply: HistoryItem; polls: number; session: string }>(),
+    /** Each session's event log (CONTRACTS A): ids strictly increasing, what `…/events` sends and resumes from. */
+    eventLog: [] as { id: number; session: string; event: string; data: unknown }[],
   };
+  /** Open `…/events` connections: the session each follows and how to write to it. */
+  const listeners = new Set<{ session: string; controller: ReadableStreamDefaultController<Uint8Array> }>();
+  const encoder = new TextEncoder();
+  const frame = (entry: { id: number; event: string; data: unknown }): Uint8Array =>
+    encoder.encode(`id: ${entry.id}\nevent: ${entry.event}\ndata: ${JSON.stringify(entry.data)}\n\n`);
+
+  /** Records a session event and sends it to that session's open streams, as the service's event log does. */
+  function publish(sessionId: string, event: 'message.created' | 'session.updated', data: unknown): void {
+    const entry = { id: state.eventLog.length + 1, session: sessionId, event, data };
+    state.eventLog.push(entry);
+    for (const listener of listeners) if (listener.session === sessionId) listener.controller.enqueue(frame(entry));
+  }
+
+  /** An operator's reply (DESIGN.md 6): stored in the history and published on the session's stream. */
+  function operatorReply(sessionId: string, name: string, content: string): HistoryItem {
+    const reply = item('assistant', content, { author: { type: 'operator', name } } as Partial<HistoryItem>);
+    sessions.get(sessionId)!.history.push(reply);
+    publish(sessionId, 'message.created', reply);
+    return reply;
+  }
+
+  /** Sets the handoff and publishes the session view, as every change of the session does. */
+  function setHandoff(sessionId: string, handoff: FakeSession['handoff']): void {
+    const current = sessions.get(sessionId)!;
+    current.handoff = handoff;
+    publish(sessionId, 'session.updated', sessionView(sessionId, current));
+  }
+
+  /** Breaks every open event stream, as a restarted service or a lost connection would. */
+  function dropStreams(): void {
+    for (const listener of listeners) listener.controller.error(new TypeError('network error'));
+    listeners.clear();
+  }
 
   async function record(request: Request): Promise<unknown> {
     const text = request.method === 'GET' ? '' : await request.clone().text();
@@ -183,7 +231,7 @@ export function createFakeService() {
       // Public keys may not choose a session id (DESIGN.md 4).
       if (body.sessionId) return error(403, 'insufficient_scope', 'public keys cannot choose a session id');
       const id = `sess_${++state.sessionCount}`;
-      sessions.set(id, { visitorId: body.visitorId!, status: 'active', rating: null, history: [], sub: subOf(request.headers.get('x-identity-token')) });
+      sessions.set(id, { visitorId: body.visitorId!, status: 'active', rating: null, history: [], sub: subOf(request.headers.get('x-identity-token')), handoff: null });
       return HttpResponse.json(
         { data: { sessionId: id, widgetId: WIDGET_ID, visitorId: body.visitorId!, status: 'active', createdAt: new Date().toISOString(), resumed: false }, meta: META },
         { status: 201 },
@@ -193,10 +241,30 @@ export function createFakeService() {
       await record(request);
       const current = guard(request) ?? session(String(params.sessionId), request);
       if (current instanceof Response) return current;
-      return HttpResponse.json({
-        data: { sessionId: params.sessionId as string, widgetId: WIDGET_ID, visitorId: current.visitorId, status: current.status, rating: current.rating, messageCount: current.history.length, createdAt: new Date().toISOString(), resolvedAt: null },
-        meta: META,
+      return HttpResponse.json({ data: sessionView(String(params.sessionId), current) as unknown as JsonBodyType, meta: META });
+    }),
+    http.get(`${base}/:sessionId/events`, async ({ request, params }) => {
+      await record(request);
+      const sessionId = String(params.sessionId);
+      const current = guard(request) ?? session(sessionId, request);
+      if (current instanceof Response) return current;
+      // After the last event the client saw, or from now on.
+      const after = request.headers.get('last-event-id');
+      const from = after === null ? state.eventLog.length : Number(after);
+      let listener: { session: string; controller: ReadableStreamDefaultController<Uint8Array> };
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          listener = { session: sessionId, controller };
+          controller.enqueue(encoder.encode(': ping\n\n'));
+          for (const entry of state.eventLog.slice(from)) if (entry.session === sessionId) controller.enqueue(frame(entry));
+          listeners.add(listener);
+        },
+        cancel() {
+          listeners.delete(listener);
+        },
       });
+      request.signal.addEventListener('abort', () => listeners.delete(listener));
+      return new HttpResponse(body, { headers: { 'Content-Type': 'text/event-stream' } });
     }),
     http.get(`${base}/:sessionId/messages`, async ({ request, params }) => {
       await record(request);
@@ -233,6 +301,7 @@ export function createFakeService() {
       const current = guard(request) ?? session(String(params.sessionId), request);
       if (current instanceof Response) return current;
       current.status = 'resolved';
+      publish(String(params.sessionId), 'session.updated', sessionView(String(params.sessionId), current));
       return HttpResponse.json({ data: { sessionId: params.sessionId as string, status: 'resolved', resolvedAt: new Date().toISOString() }, meta: META });
     }),
     http.post(`${base}/:sessionId/rate`, async ({ request, params }) => {
@@ -250,10 +319,23 @@ export function createFakeService() {
   function clear(): void {
     requests.length = 0;
     sessions.clear();
-    Object.assign(state, structuredClone(initial), { next: [], failNext: [], sessionCount: 0, messageCount: 0, pendingPolls: new Map(), replays: new Map() });
+    dropStreams();
+    Object.assign(state, structuredClone(initial), { next: [], failNext: [], sessionCount: 0, messageCount: 0, pendingPolls: new Map(), replays: new Map(), eventLog: [] });
   }
 
-  return { server: setupServer(...handlers), requests, sessions, state, item, clear };
+  return {
+    server: setupServer(...handlers),
+    requests,
+    sessions,
+    state,
+    item,
+    clear,
+    operatorReply,
+    setHandoff,
+    dropStreams,
+    /** How many event streams are open now. */
+    openStreams: () => listeners.size,
+  };
 }
 
 export type FakeService = ReturnType<typeof createFakeService>;

@@ -1,7 +1,7 @@
 import type { VNode } from 'preact';
 import type { ChatState } from '../chat-state.js';
 import type { Conversation } from '../conversation.js';
-import { stringsFor } from '../i18n.js';
+import { fill, stringsFor, AI, CHAT, CLOSE, END } from '../i18n.js';
 import { safeWebUrl } from '../safe-url.js';
 import { Composer } from './Composer.js';
 import { CloseIcon } from './icons.js';
@@ -26,7 +26,7 @@ export function App({ kind, state, conversation, setOpen }: AppProps): VNode {
   const rtl = /^(ar|he|fa|ur|yi)\b/i.test(language);
   const bubble = kind === 'bubble';
   const theme = state.config?.theme;
-  const title = theme?.title || state.config?.name || t.chat;
+  const title = theme?.title || state.config?.name || t[CHAT];
   const avatar = safeWebUrl(theme?.avatarUrl);
   // Everything else queues in the outbox (a reply pending, offline, the service away, rate limited): only a key
   // the service refuses for good makes sending pointless.
@@ -52,16 +52,16 @@ export function App({ kind, state, conversation, setOpen }: AppProps): VNode {
             {theme?.subtitle && <p>{theme.subtitle}</p>}
           </div>
           {/* Visitors are told they talk to an AI (EU AI Act art. 50): a visible badge, its meaning in words. */}
-          <span part="ai-badge" class="ai" role="img" aria-label={t.ai} data-testid="svc-ai">
+          <span part="ai-badge" class="ai" role="img" aria-label={t[AI]} data-testid="svc-ai">
             AI
           </span>
           {state.session === 'active' && (
             <button type="button" part="end-button" data-testid="svc-end" onClick={() => void conversation.end()}>
-              {t.end}
+              {t[END]}
             </button>
           )}
           {bubble && (
-            <button type="button" part="close-button" data-testid="svc-close" aria-label={t.close} onClick={() => setOpen(false)}>
+            <button type="button" part="close-button" data-testid="svc-close" aria-label={t[CLOSE]} onClick={() => setOpen(false)}>
               <CloseIcon />
             </button>
           )}

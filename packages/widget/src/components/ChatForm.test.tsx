@@ -1,7 +1,7 @@
 import { fireEvent, render, waitFor } from '@testing-library/preact';
 import { describe, expect, it, vi } from 'vitest';
 import { EVERY_KIND_FORM } from '../../test/fake-service.js';
-import { stringsFor } from '../i18n.js';
+import { stringsFor, EMAIL, REQUIRED } from '../i18n.js';
 import { ChatForm } from './ChatForm.js';
 
 const t = stringsFor('en');
@@ -53,8 +53,8 @@ describe('ChatForm', () => {
     type('email', 'nope');
     fireEvent.submit(getByTestId('svc-form'));
     await waitFor(() => getByTestId('svc-error-name'));
-    expect(getByTestId('svc-error-name').textContent).toBe(t.required);
-    expect(getByTestId('svc-error-email').textContent).toBe(t.email);
+    expect(getByTestId('svc-error-name').textContent).toBe(t[REQUIRED]);
+    expect(getByTestId('svc-error-email').textContent).toBe(t[EMAIL]);
     expect(input('name').getAttribute('aria-invalid')).toBe('true');
     expect(input('name').getAttribute('aria-describedby')).toBe(getByTestId('svc-error-name').id);
     expect(document.activeElement).toBe(input('name'));

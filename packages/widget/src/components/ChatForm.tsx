@@ -1,7 +1,7 @@
 import { Component, type VNode } from 'preact';
 import type { AnswerValue, FormQuestion, SurfacedForm } from '../api-types.js';
 import { checkAnswer, checkForm, toAnswers, type DraftValue } from '../form-validation.js';
-import type { Strings } from '../i18n.js';
+import { type Strings, NO, SUBMIT, YES } from '../i18n.js';
 import type { VisitorDetails } from '../identify-validation.js';
 import { FormField } from './FormField.js';
 
@@ -37,7 +37,7 @@ function summarize(form: SurfacedForm, answers: Record<string, AnswerValue>, t: 
     .filter((question) => answers[question.id] !== undefined)
     .map((question) => {
       const value = answers[question.id]!;
-      const shown = Array.isArray(value) ? value.join(', ') : typeof value === 'boolean' ? (value ? t.yes : t.no) : String(value);
+      const shown = Array.isArray(value) ? value.join(', ') : typeof value === 'boolean' ? (value ? t[YES] : t[NO]) : String(value);
       return `${question.label}: ${shown}`;
     });
   return [form.title, ...lines].join('\n');
@@ -137,7 +137,7 @@ export class ChatForm extends Component<ChatFormProps, ChatFormState> {
           </p>
         )}
         <button part="form-submit" class="brand" data-testid="svc-form-submit" disabled={pending || disabled}>
-          {t.submit}
+          {t[SUBMIT]}
         </button>
       </form>
     );

@@ -1,5 +1,5 @@
 import type { VNode } from 'preact';
-import type { Strings } from '../i18n.js';
+import { type Strings, PLACEHOLDER, SEND } from '../i18n.js';
 import { SendIcon } from './icons.js';
 
 interface ComposerProps {
@@ -32,15 +32,15 @@ export function Composer({ t, disabled, onSend }: ComposerProps): VNode {
       <textarea
         part="input"
         data-testid="svc-input"
-        aria-label={t.placeholder}
-        placeholder={t.placeholder}
+        aria-label={t[PLACEHOLDER]}
+        placeholder={t[PLACEHOLDER]}
         rows={1}
         maxLength={4000}
         enterkeyhint="send"
         onInput={(event) => fit(event.currentTarget)}
         onKeyDown={(event) => event.key === 'Enter' && !event.shiftKey && !event.isComposing && send(event)}
       />
-      <button part="send" class="brand" data-testid="svc-send" aria-label={t.send} disabled={disabled}>
+      <button part="send" class="brand" data-testid="svc-send" aria-label={t[SEND]} disabled={disabled}>
         <SendIcon />
       </button>
     </form>

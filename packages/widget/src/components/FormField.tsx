@@ -1,7 +1,7 @@
 import type { VNode } from 'preact';
 import type { FormQuestion } from '../api-types.js';
 import type { DraftValue } from '../form-validation.js';
-import type { Strings } from '../i18n.js';
+import { type Strings, CHOOSE, NO, YES } from '../i18n.js';
 
 interface FieldProps {
   question: FormQuestion;
@@ -52,7 +52,7 @@ export function FormField({ question, id, value, error, disabled, t, onChange, o
   }
   // Yes/No is a select too: an explicit choice, so "required" means the visitor picked one.
   const options: [string, string][] =
-    kind === 'boolean' ? [['yes', t.yes], ['no', t.no]] : (question.options ?? []).map((option) => [option, option]);
+    kind === 'boolean' ? [['yes', t[YES]], ['no', t[NO]]] : (question.options ?? []).map((option) => [option, option]);
 
   const props = {
     ...a11y,
@@ -71,7 +71,7 @@ export function FormField({ question, id, value, error, disabled, t, onChange, o
         <textarea {...props} rows={3} />
       ) : kind === 'select' || kind === 'boolean' ? (
         <select {...props}>
-          <option value="">{t.choose}</option>
+          <option value="">{t[CHOOSE]}</option>
           {options.map(([choice, name]) => (
             <option value={choice}>{name}</option>
           ))}

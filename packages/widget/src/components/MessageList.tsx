@@ -1,7 +1,7 @@
 import type { VNode } from 'preact';
 import type { ChatState } from '../chat-state.js';
 import type { Conversation } from '../conversation.js';
-import type { Strings } from '../i18n.js';
+import { fill, type Strings, NOT_SENT, PERSON, QUEUED, TYPING, VIEW } from '../i18n.js';
 import { Markdown } from '../markdown.js';
 import { withoutProductListing } from '../product-text.js';
 import { ChatForm } from './ChatForm.js';
@@ -25,14 +25,14 @@ export function MessageList({ state, conversation, locale, t }: MessageListProps
           <Markdown text={config.greeting} />
         </div>
       )}
-      {messages.map(({ key, role, content, status, products, forms, at }) => {
+      {messages.map(({ key, role, content, status, products, forms, at, author }) => {
         // The cards show the products: the reply's own listing of them would say it twice (issue 12, defect 6).
         const text = role === 'assistant' && products.length ? withoutProductListing(content, products) : content;
         return [
           text && (
             <div
               key={key}
-              part={`message message-${role}`}
+              part={`message message-${author ? 'operator' : role}`}
               class={role === 'user' ? 'message user brand' : 'message'}
               data-testid="svc-message"
               data-role={role}
@@ -41,10 +41,16 @@ export function MessageList({ state, conversation, locale, t }: MessageListProps
               // Each bubble takes its direction from its own text: an English reply on a right-to-left page stays intact.
               dir="auto"
             >
+              {/* A person's reply says so, by name, in words (not only a colour): the AI disclosure is not about it. */}
+              {author && (
+                <b part="author" class="who" data-testid="svc-author">
+                  {fill(t[PERSON], author)}
+                </b>
+              )}
               {/* Replies are Markdown; what the visitor typed is shown exactly as typed. */}
               {role === 'assistant' ? <Markdown text={text} /> : content}
-              {status === 'failed' && <b> · {t.notSent}</b>}
-              {status === 'queued' && <i> · {t.queued}</i>}
+              {status === 'failed' && <b> · {t[NOT_SENT]}</b>}
+              {status === 'queued' && <i> · {t[QUEUED]}</i>}
             </div>
           ),
           // Beside the bubble rather than in it: the bubble's text stays exactly the message.
@@ -56,7 +62,7 @@ export function MessageList({ state, conversation, locale, t }: MessageListProps
           products.length > 0 && (
             <div key={`${key}p`} part="products" class={`products${products.length > 1 ? ' several' : ''}`} data-key={text ? undefined : key}>
               {products.map((product) => (
-                <ProductCard product={product} locale={locale} cta={t.view} />
+                <ProductCard product={product} locale={locale} cta={t[VIEW]} />
               ))}
             </div>
           ),
@@ -77,7 +83,7 @@ export function MessageList({ state, conversation, locale, t }: MessageListProps
       {(typing || state.loading) && (
         <div part="typing" class="typing" role="status" data-testid="svc-typing">
           <b aria-hidden="true">•••</b>
-          <i class="sr-only">{t.typing}</i>
+          <i class="sr-only">{t[TYPING]}</i>
         </div>
       )}
     </div>

@@ -1,6 +1,6 @@
 import type { VNode } from 'preact';
 import type { Rating as RatingValue } from '../api-types.js';
-import type { Strings } from '../i18n.js';
+import { type Strings, NO, RATE, RESTART, THANKS, YES } from '../i18n.js';
 import { ThumbIcon } from './icons.js';
 
 interface RatingProps {
@@ -26,13 +26,13 @@ export function Rating({ rating, t, onRate, onRestart }: RatingProps): VNode {
   );
   return (
     <div part="rating" class="rating" data-testid="svc-rating">
-      <p id="svc-rate">{rating ? t.thanks : t.rate}</p>
+      <p id="svc-rate">{rating ? t[THANKS] : t[RATE]}</p>
       <div role="group" aria-labelledby="svc-rate">
-        {choice('positive', t.yes)}
-        {choice('negative', t.no)}
+        {choice('positive', t[YES])}
+        {choice('negative', t[NO])}
       </div>
       <button type="button" part="restart" data-testid="svc-restart" onClick={onRestart}>
-        {t.restart}
+        {t[RESTART]}
       </button>
     </div>
   );

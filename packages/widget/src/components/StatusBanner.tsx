@@ -1,6 +1,8 @@
 import type { VNode } from 'preact';
 import type { Problem } from '../chat-state.js';
-import { fill, type Strings } from '../i18n.js';
+import { BUSY, ERROR, fill, OFFLINE, RETRY, type Strings, UNAVAILABLE, UNREACHABLE, WAIT } from '../i18n.js';
+
+const TEXT: Record<Problem['kind'], number> = { offline: OFFLINE, unreachable: UNREACHABLE, busy: BUSY, unavailable: UNAVAILABLE, error: ERROR };
 
 /**
  * Offline (the browser has no network), the service unreachable, 402, 429, a refused key, other errors; a retry button when retrying can help. After a 429 the button
@@ -13,11 +15,11 @@ export function StatusBanner({ problem, online, t }: { problem: Problem | null; 
   return (
     kind && (
       <div part="status" class="status" role="status" data-testid="svc-status" data-kind={kind}>
-        {t[kind]}
-        {wait > 0 && ` ${fill(t.wait, wait)}`}
+        {t[TEXT[kind]]}
+        {wait > 0 && ` ${fill(t[WAIT], wait)}`}
         {problem?.retry && (
           <button type="button" part="retry" data-testid="svc-retry" disabled={wait > 0} onClick={problem.retry}>
-            {t.retry}
+            {t[RETRY]}
           </button>
         )}
       </div>
