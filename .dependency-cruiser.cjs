@@ -18,7 +18,8 @@ const BELOW = {
   client: ['core'],
   server: ['core', 'store-postgres', 'agents'],
   widget: ['core', 'client'],
-  // Types only: the admin API's views (core) and the widget's options (its preview).
+  // The admin API's views (core); the widget's options (types, for its preview) and its Markdown renderer, so a
+  // reply reads in the console as the visitor saw it.
   console: ['core', 'widget'],
 };
 

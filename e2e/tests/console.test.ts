@@ -147,6 +147,8 @@ describe('the console', () => {
     const waiting = operator.page.getByRole('list', { name: 'Conversations' }).getByRole('listitem').filter({ hasText: 'Wants a person' });
     await expect.poll(() => waiting.count()).toBe(1);
     await expectAccessible(operator.page, 'inbox with a conversation');
+    // The picture shows the live feed open, as an operator sees it once connected.
+    await expect.poll(() => operator.page.getByText('Live', { exact: true }).count()).toBe(1);
     await screenshot(operator.page, 'console-inbox.png');
 
     await waiting.getByRole('link').click();

@@ -77,9 +77,20 @@ describe('signing in', () => {
 describe('the inbox', () => {
   it('filters by status, handoff, rating, widget and dates, and adds a conversation that arrives live', async () => {
     signedIn();
-    service.use(http.get(url('/conversations'), () => page([conversation('s1')])));
+    service.use(
+      http.get(url('/conversations'), () =>
+        page([
+          conversation('s1'),
+          conversation('s0', { lastMessage: { role: 'assistant', content: '_Source: [Shipping](https://shop.example/shipping)_', createdAt: '2026-11-24T08:00:00.000Z' } }),
+        ]),
+      ),
+    );
     render(<App />);
     await screen.findByText('Hello from s1');
+    // A reply's preview is its text, without Markdown's markers or link targets.
+    expect(screen.getByText('Source: Shipping')).toBeDefined();
+    expect(['Connecting…', 'Live']).toContain(screen.getByRole('status').textContent);
+    expect(screen.queryByText('Reconnecting…')).toBeNull();
     fireEvent.change(screen.getByLabelText('Handoff'), { target: { value: 'requested' } });
     fireEvent.change(screen.getByLabelText('Widget'), { target: { value: 'w1' } });
     fireEvent.change(screen.getByLabelText('From'), { target: { value: '2026-11-01' } });
@@ -150,6 +161,50 @@ describe('a conversation', () => {
     expect(sent.body).toEqual({ text: 'Hi, Ada here.' });
     expect(sent.headers.get('X-CSRF-Token')).toBe(ME.csrfToken);
     expect(screen.getByRole('button', { name: 'Release to the assistant' })).toBeDefined();
+  });
+});
+
+describe('an assistant message', () => {
+  it('shows its Markdown as formatting and safe links, never a javascript: link; one credit is singular', async () => {
+    signedIn();
+    const content = [
+      'Yes, we **ship** to _Canada_.',
+      '',
+      '- Standard: 5 days',
+      '- Express: 2 days',
+      '',
+      '_Source: [Shipping and delivery](https://shop.example/shipping)_ and [click me](javascript:alert(1))',
+    ].join('\n');
+    service.use(
+      http.get(url('/conversations/w1/s1'), () =>
+        ok({
+          session: conversation('s1'),
+          messages: [
+            { messageId: 'm1', role: 'user', content: 'Do you ship to **Canada**?', createdAt: '2026-11-24T08:00:00.000Z' },
+            { messageId: 'm2', role: 'assistant', content, createdAt: '2026-11-24T08:00:05.000Z', credits: { chat: 1 } },
+          ],
+        }),
+      ),
+    );
+    location.hash = '#/conversations/w1/s1';
+    render(<App />);
+    const strong = await screen.findByText('ship', { selector: 'strong' });
+    const reply = strong.closest<HTMLElement>('.markdown')!;
+    expect(within(reply).getByText('Canada', { selector: 'em' })).toBeDefined();
+    expect(within(reply).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['Standard: 5 days', 'Express: 2 days']);
+    const source = within(reply).getByRole('link', { name: 'Shipping and delivery' });
+    expect(source.getAttribute('href')).toBe('https://shop.example/shipping');
+    expect(source.getAttribute('target')).toBe('_blank');
+    expect(source.getAttribute('rel')).toBe('noopener noreferrer');
+    expect(source.closest('em')).not.toBeNull();
+    // The javascript: link is its label as text, not a link; no Markdown marker is left as text.
+    expect(within(reply).queryByRole('link', { name: 'click me' })).toBeNull();
+    expect(within(reply).getByText('click me')).toBeDefined();
+    expect(reply.querySelector('[href^="javascript"]')).toBeNull();
+    expect(reply.textContent).not.toMatch(/\*\*|_Source|\]\(/);
+    // A visitor's text is theirs, shown as typed.
+    expect(screen.getByText('Do you ship to **Canada**?')).toBeDefined();
+    expect(screen.getByText('1 credit')).toBeDefined();
   });
 });
 

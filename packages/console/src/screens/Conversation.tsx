@@ -1,3 +1,4 @@
+import { Markdown } from '@svc/widget/markdown';
 import { useEffect, useState } from 'preact/hooks';
 import { admin } from '../api/admin.js';
 import { followEvents } from '../api/events.js';
@@ -57,7 +58,9 @@ function Credits({ message }: { message: Message }) {
   const total = spent.reduce((sum, [, value]) => sum + value, 0);
   return (
     <details class="credits">
-      <summary>{formatNumber(total)} credits</summary>
+      <summary>
+        {formatNumber(total)} {total === 1 ? 'credit' : 'credits'}
+      </summary>
       <ul>
         {spent.map(([bucket, value]) => (
           <li key={bucket}>
@@ -81,7 +84,14 @@ function MessageItem({ message }: { message: Message }) {
       <p class="meta">
         <strong>{who(message)}</strong> <time dateTime={message.createdAt}>{formatDate(message.createdAt)}</time>
       </p>
-      <p class="content">{message.content}</p>
+      {/* Model output is Markdown, rendered as the widget shows it to the visitor: built as nodes, never HTML. */}
+      {kind === 'assistant' ? (
+        <div class="content markdown">
+          <Markdown text={message.content} />
+        </div>
+      ) : (
+        <p class="content">{message.content}</p>
+      )}
       <Products message={message} />
       <Forms message={message} />
       <Credits message={message} />

@@ -1,3 +1,4 @@
+import { plainText } from '@svc/widget/markdown';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { admin, type ConversationFilters } from '../api/admin.js';
 import { followEvents } from '../api/events.js';
@@ -5,6 +6,10 @@ import type { Conversation } from '../api/types.js';
 import { ErrorNote, formatDate, Loading, Title } from '../components/common.js';
 import { useLoad } from '../hooks.js';
 import { href } from '../router.js';
+
+/** A reply's preview reads as text: its Markdown (emphasis, link targets) shown as in the conversation, unmarked. */
+const preview = (message: NonNullable<Conversation['lastMessage']>): string =>
+  message.role === 'assistant' ? plainText(message.content) : message.content;
 
 /** `from`/`to` are calendar days in the form; the API takes instants: the start of `from`, the end of `to` (UTC). */
 function toQuery(filters: ConversationFilters): ConversationFilters {
@@ -49,6 +54,8 @@ export function Inbox() {
   const list = useLoad(() => admin.conversations(toQuery(filters)), [JSON.stringify(filters)]);
   const widgets = useLoad(() => admin.widgets().then((page) => page.data), []);
   const [live, setLive] = useState(false);
+  // Until the feed first opens it is connecting, not reconnecting: nothing has failed yet.
+  const [connected, setConnected] = useState(false);
   const [announcement, setAnnouncement] = useState('');
   const [more, setMore] = useState<{ items: Conversation[]; cursor: string | null } | null>(null);
   const filtersRef = useRef(filters);
@@ -58,7 +65,10 @@ export function Inbox() {
 
   useEffect(() => {
     const feed = followEvents({
-      onStatus: setLive,
+      onStatus(open) {
+        setLive(open);
+        if (open) setConnected(true);
+      },
       onEvent(event) {
         const data = event.data ?? {};
         const sessionId: string | undefined = data.sessionId;
@@ -106,7 +116,7 @@ export function Inbox() {
           <Title title="Conversations">Conversations</Title>
         </div>
         <span class={`live ${live ? 'on' : ''}`} role="status">
-          {live ? 'Live' : 'Reconnecting…'}
+          {live ? 'Live' : connected ? 'Reconnecting…' : 'Connecting…'}
         </span>
       </div>
       <form class="filters" aria-label="Filter conversations" onSubmit={(e) => e.preventDefault()}>
@@ -161,7 +171,7 @@ export function Inbox() {
                 <span class="hint">
                   {widgetName(item.widgetId)} · {formatDate(item.createdAt)}
                 </span>
-                <span class="preview-text">{item.lastMessage?.content ?? `${item.messageCount} messages`}</span>
+                <span class="preview-text">{item.lastMessage ? preview(item.lastMessage) : `${item.messageCount} messages`}</span>
               </a>
               <span class="tags">
                 <span class={`badge status-${item.status}`}>{item.status}</span>
