@@ -188,9 +188,7 @@ describe('the console', () => {
     await expect.poll(() => inbox.getByRole('listitem').filter({ hasText: 'Wants a person' }).count()).toBe(1);
   });
 
-  // Skipped: the widget does not yet listen to the session event stream while open (issue 13, branch `widget`), so
-  // an operator's reply reaches the visitor only on a reload. Unskip when it does.
-  it.skip('shows the operator’s reply in the visitor’s open widget', async () => {
+  it('shows the operator’s reply in the visitor’s open widget, live', async () => {
     const visitor = await env.visit(env.embed('/reply'));
     await openBubble(visitor.page);
     await sendMessage(visitor.page, 'I want to talk to a human please');
