@@ -7,7 +7,7 @@ import { defineConfig } from 'tsup';
  * cannot be told to build nothing); `prepack` always runs it.
  */
 export default defineConfig({
-  entry: ['src/index.ts'],
+  entry: ['src/index.ts', 'src/markdown.tsx'],
   format: ['esm', 'cjs'],
   // The @svc/core types the config types use are inlined from core's sources, as the client's are: @svc/core is
   // no dependency of the widget (its built declarations are split into chunks the inliner cannot follow).

@@ -5,7 +5,8 @@ const root = fileURLToPath(new URL('.', import.meta.url));
 
 /**
  * `dist/index.js` (ESM) and `dist/index.cjs` (CommonJS): the `@svc/widget` module that bundler users import
- * (`src/index.ts`), as npm installs it. Built by Vite, not tsup, because the widget's styles are `?inline` CSS
+ * (`src/index.ts`), as npm installs it; `dist/markdown.*` the safe Markdown renderer (`@svc/widget/markdown`, which
+ * the console uses too). Built by Vite, not tsup, because the widget's styles are `?inline` CSS
  * imports. The panel stays a chunk of its own (`dist/module/`), which the user's bundler splits off again and loads
  * on the first open, as widget.js does. Preact is left to the user's bundler (a dependency, deduplicated there).
  * Runs after `vite build` (vite.config.ts, which empties dist/), so it keeps what that wrote.
@@ -23,7 +24,7 @@ export default defineConfig({
     sourcemap: false,
     copyPublicDir: false,
     // Library mode: a plain import() of the panel, without the modulepreload helper an application build adds.
-    lib: { entry: { index: 'src/index.ts' } },
+    lib: { entry: { index: 'src/index.ts', markdown: 'src/markdown.tsx' } },
     rolldownOptions: {
       external: [/^preact(\/|$)/],
       // ESM and CommonJS, each with its own chunks (`.cjs`: the package is `"type": "module"`).
