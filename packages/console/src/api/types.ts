@@ -25,15 +25,9 @@ export type Conversation = SessionView & Partial<Pick<ConversationSummary, 'last
 export type Message = ConversationMessage;
 export type ConversationDetail = CoreConversation;
 
-export interface Product {
-  id: string;
-  name: string;
-  price: number;
-  currency?: string;
-  description?: string;
-  url?: string;
-  imageUrl?: string;
-}
+import type { Product } from '@svc/core';
+
+export type { Product };
 
 export interface Theme {
   primaryColor?: string;

@@ -79,29 +79,7 @@ export async function acceptTurn(
 
     // A statement of its own, after the lock: it must see a job that an acceptance we waited for just committed.
     const claimNow = !(await tx.hasUnfinishedTurnJob(widget.id, sessionId));
-    const job: TurnJob = {
-      id: ctx.ids.sortable('job', now),
-      accountId: principal.accountId,
-      keyId: principal.keyId,
-      widgetId: widget.id,
-      sessionId,
-      userMessageId: ctx.ids.sortable('msg', now),
-      // Fixed now: a 202 can name where the reply will land, and a re-run after a crash cannot answer twice.
-      replyMessageId: ctx.ids.sortable('msg', new Date(now.getTime() + 1)),
-      kind: request.kind,
-      mode: request.mode,
-      content: submission?.content ?? request.content,
-      answers: submission?.answers ?? null,
-      identity: request.identity ?? principal.identity,
-      timezone: request.timezone ?? null,
-      status: claimNow ? 'running' : 'queued',
-      attempts: claimNow ? 1 : 0,
-      leaseOwner: claimNow ? claim.owner : null,
-      leaseExpiresAt: claimNow ? new Date(now.getTime() + claim.leaseMs) : null,
-      createdAt: now,
-      finishedAt: null,
-      error: null,
-    };
+    const job = newTurnJob(ctx, request, now, claimNow ? claim : null, { content: submission?.content ?? request.content, answers: submission?.answers ?? null });
     if (request.idempotency) {
       await tx.putIdempotencyRecord({ scope, ...request.idempotency, status: 0, body: '', jobId: job.id, createdAt: now });
     }
@@ -146,28 +124,7 @@ async function acceptAtOnce(ctx: EngineContext, request: TurnRequest, claim: { o
   const { principal, widget, sessionId } = request;
   if (request.precheck) return null;
   const now = ctx.clock.now();
-  const job: TurnJob = {
-    id: ctx.ids.sortable('job', now),
-    accountId: principal.accountId,
-    keyId: principal.keyId,
-    widgetId: widget.id,
-    sessionId,
-    userMessageId: ctx.ids.sortable('msg', now),
-    replyMessageId: ctx.ids.sortable('msg', new Date(now.getTime() + 1)),
-    kind: request.kind,
-    mode: request.mode,
-    content: request.content,
-    answers: null,
-    identity: request.identity ?? principal.identity,
-    timezone: request.timezone ?? null,
-    status: 'running',
-    attempts: 1,
-    leaseOwner: claim.owner,
-    leaseExpiresAt: new Date(now.getTime() + claim.leaseMs),
-    createdAt: now,
-    finishedAt: null,
-    error: null,
-  };
+  const job = newTurnJob(ctx, request, now, claim, { content: request.content, answers: null });
   const { seq: _unnumbered, ...userMessage } = visitorMessage(job, 0, now);
   const activity = touch({ lastActivityAt: now, expiresAt: now }, now, widget.sessionTtlSeconds);
   const accepted = await ctx.store.acceptTurnAtOnce({
@@ -217,4 +174,40 @@ async function replayable(
   const job = record.jobId === null ? null : await tx.getTurnJob(record.jobId);
   if (!job) throw new SvcError('internal_error', 'The turn this Idempotency-Key started can no longer be found.');
   return job;
+}
+
+/**
+ * The job a turn is accepted as, claimed by `claim` (running) or queued behind an unfinished one (null). Both ways of
+ * accepting build it here, so they cannot drift apart.
+ */
+function newTurnJob(
+  ctx: EngineContext,
+  request: TurnRequest,
+  now: Date,
+  claim: { owner: string; leaseMs: number } | null,
+  input: Pick<TurnJob, 'content' | 'answers'>,
+): TurnJob {
+  const { principal, widget, sessionId } = request;
+  return {
+    id: ctx.ids.sortable('job', now),
+    accountId: principal.accountId,
+    keyId: principal.keyId,
+    widgetId: widget.id,
+    sessionId,
+    userMessageId: ctx.ids.sortable('msg', now),
+    // Fixed now: a 202 can name where the reply will land, and a re-run after a crash cannot answer twice.
+    replyMessageId: ctx.ids.sortable('msg', new Date(now.getTime() + 1)),
+    kind: request.kind,
+    mode: request.mode,
+    ...input,
+    identity: request.identity ?? principal.identity,
+    timezone: request.timezone ?? null,
+    status: claim ? 'running' : 'queued',
+    attempts: claim ? 1 : 0,
+    leaseOwner: claim ? claim.owner : null,
+    leaseExpiresAt: claim ? new Date(now.getTime() + claim.leaseMs) : null,
+    createdAt: now,
+    finishedAt: null,
+    error: null,
+  };
 }
