@@ -9,9 +9,22 @@ export interface Ids {
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
+/**
+ * Random bytes are drawn from the platform's CSPRNG a pool at a time (as Node's own `randomBytes` does): one
+ * `getRandomValues` call per id costs more than the rest of making it. Every byte is handed out once.
+ */
+const POOL_BYTES = 4096;
+let pool = new Uint8Array(0);
+let poolOffset = 0;
+
 function randomBytes(n: number): Uint8Array {
-  const bytes = new Uint8Array(n);
-  crypto.getRandomValues(bytes);
+  if (n > POOL_BYTES) return crypto.getRandomValues(new Uint8Array(n));
+  if (poolOffset + n > pool.length) {
+    pool = crypto.getRandomValues(new Uint8Array(POOL_BYTES));
+    poolOffset = 0;
+  }
+  const bytes = pool.subarray(poolOffset, poolOffset + n);
+  poolOffset += n;
   return bytes;
 }
 

@@ -1,47 +1,57 @@
 /**
- * Closed-loop HTTP load from a worker thread: the clients get an event loop of their own, as real clients (other
- * machines) would, instead of sharing the server's. Each of `urls.length` clients POSTs `body` to its URL back to
- * back for `durationMs` and checks the status.
+ * Closed-loop HTTP load from a worker thread (bench/http-clients.worker.mjs): the clients get an event loop of their
+ * own, as real clients (other machines) would, and cost the shared cores as little as a load generator can. Each of
+ * `urls.length` clients POSTs `body` to its URL back to back for `durationMs` and checks the status.
  */
 import { Worker } from 'node:worker_threads';
 import { summarise, type LoadResult } from './load.js';
 
 export interface HttpLoad {
-  /** One URL per concurrent client (each on its own session). */
+  /** One URL per concurrent client (each on its own session), all on one server. */
   urls: string[];
   headers: Record<string, string>;
+  /** `{client}` becomes the client's index, `{n}` its request number (0, 1, …). */
   body: string;
   expectStatus: number;
   durationMs: number;
 }
 
-const CLIENTS = /* js */ `
-const { parentPort, workerData } = require('node:worker_threads');
-const { urls, headers, body, expectStatus, durationMs } = workerData;
-(async () => {
-  const latencies = [];
-  const deadline = performance.now() + durationMs;
-  const started = performance.now();
-  await Promise.all(urls.map(async (url) => {
-    while (performance.now() < deadline) {
-      const t0 = performance.now();
-      const res = await fetch(url, { method: 'POST', headers, body });
-      const text = await res.text();
-      if (res.status !== expectStatus) throw new Error('HTTP ' + res.status + ': ' + text);
-      latencies.push(performance.now() - t0);
-    }
-  }));
-  parentPort.postMessage({ latencies, seconds: (performance.now() - started) / 1000 });
-})().catch((error) => parentPort.postMessage({ error: String(error) }));
-`;
+/** One streamed turn as the client saw it; times are `performance.timeOrigin + performance.now()`. */
+export interface ClientTurn {
+  client: number;
+  n: number;
+  sentAt: number;
+  firstDeltaAt: number;
+  completedAt: number;
+}
 
-export function runHttpLoad(load: HttpLoad): Promise<LoadResult> {
+export interface HttpLoadResult extends LoadResult {
+  /** CPU time the load generator's own thread used (NaN where the platform does not tell). */
+  clientCpuMs: number;
+  /** With `stream`: every turn's timings. */
+  turns: ClientTurn[];
+}
+
+const WORKER = new URL('./http-clients.worker.mjs', import.meta.url);
+
+export function runHttpLoad(load: HttpLoad & { stream?: boolean }): Promise<HttpLoadResult> {
+  const first = new URL(load.urls[0]!);
+  const workerData = {
+    host: first.hostname,
+    port: Number(first.port),
+    requests: load.urls.map((url) => ({ path: new URL(url).pathname, headers: load.headers, body: load.body })),
+    expectStatus: load.expectStatus,
+    durationMs: load.durationMs,
+    stream: load.stream ?? false,
+  };
   return new Promise((resolve, reject) => {
-    const worker = new Worker(CLIENTS, { eval: true, workerData: load });
-    worker.once('message', (message: { latencies?: number[]; seconds?: number; error?: string }) => {
+    const worker = new Worker(WORKER, { workerData });
+    worker.once('message', (message: { latencies?: number[]; turns?: ClientTurn[]; seconds?: number; cpuMs?: number; error?: string }) => {
       void worker.terminate();
-      if (message.error !== undefined || !message.latencies || message.seconds === undefined) reject(new Error(message.error ?? 'no result'));
-      else resolve(summarise(message.latencies, message.seconds));
+      const { latencies, turns, seconds, cpuMs } = message;
+      if (message.error !== undefined || !latencies || !turns || seconds === undefined || cpuMs === undefined) {
+        reject(new Error(message.error ?? 'no result'));
+      } else resolve({ ...summarise(latencies, seconds), clientCpuMs: cpuMs, turns });
     });
     worker.once('error', reject);
   });

@@ -25,14 +25,14 @@ const message = (session: Session, id: string, seq: number, role: 'user' | 'assi
   createdAt: new Date(),
 });
 
-export async function storeTurns(
-  store: Store,
-  ids: { accountId: string; widgetId: string; keyId: string },
-  options: { concurrency: number; durationMs: number },
-): Promise<LoadResult> {
-  const { accountId, widgetId, keyId } = ids;
-  const sessions = await Promise.all(
-    Array.from({ length: options.concurrency }, async (_, i) => {
+/**
+ * One session per concurrent worker, made once and used for every round: the sync turns' sessions live as long and
+ * grow as much (a session's history and the tables grow with every turn, and a query's cost with them).
+ */
+export function storeSessions(store: Store, ids: { accountId: string; widgetId: string }, concurrency: number): Promise<Session[]> {
+  const { accountId, widgetId } = ids;
+  return Promise.all(
+    Array.from({ length: concurrency }, async (_, i) => {
       const now = new Date();
       const session: Session = {
         widgetId,
@@ -60,10 +60,19 @@ export async function storeTurns(
       return session;
     }),
   );
+}
+
+export async function storeTurns(
+  store: Store,
+  ids: { accountId: string; widgetId: string; keyId: string },
+  sessions: Session[],
+  options: { durationMs: number },
+): Promise<LoadResult> {
+  const { accountId, widgetId, keyId } = ids;
   const owner = defaultIds.random('wrk');
 
   return runLoad({
-    concurrency: options.concurrency,
+    concurrency: sessions.length,
     durationMs: options.durationMs,
     send: async (worker) => {
       const now = new Date();

@@ -4,7 +4,7 @@
  * of `concurrency` clients on its own session, back to back for `durationMs`). `bench/stream.bench.ts` adds the
  * service's own delay on a delta (an agent's first token to the first SSE byte) with an agent writing in pieces.
  */
-import { Worker } from 'node:worker_threads';
+import { runHttpLoad } from './http-load.js';
 import { summarise, type LoadResult } from './load.js';
 
 export interface StreamTurnFigures {
@@ -24,54 +24,18 @@ export interface StreamBenchTarget {
   durationMs: number;
 }
 
-/**
- * The clients, in a worker thread (an event loop of their own, as with the sync and callback phases): each reads
- * its response as it arrives and notes when the first delta event and the completed event came in.
- */
-const CLIENTS = /* js */ `
-const { parentPort, workerData } = require('node:worker_threads');
-const { urls, headers, durationMs } = workerData;
-const body = JSON.stringify({ content: 'Hello, what are your opening hours?', response_type: 'stream' });
-(async () => {
-  const firstDelta = [];
-  const completed = [];
-  const deadline = performance.now() + durationMs;
-  const started = performance.now();
-  await Promise.all(urls.map(async (url) => {
-    while (performance.now() < deadline) {
-      const t0 = performance.now();
-      const res = await fetch(url, { method: 'POST', headers, body });
-      if (res.status !== 200) throw new Error('HTTP ' + res.status + ': ' + (await res.text()));
-      const reader = res.body.getReader();
-      const decoder = new TextDecoder();
-      let text = '';
-      let delta = NaN;
-      let done = NaN;
-      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-        const now = performance.now();
-        text += decoder.decode(chunk.value, { stream: true });
-        if (Number.isNaN(delta) && text.includes('event: message.delta\\n')) delta = now;
-        if (Number.isNaN(done) && text.includes('event: message.completed\\n')) done = now;
-      }
-      if (Number.isNaN(done)) throw new Error('stream turn did not complete: ' + text.slice(0, 300));
-      firstDelta.push(delta - t0);
-      completed.push(done - t0);
-    }
-  }));
-  parentPort.postMessage({ firstDelta, completed, seconds: (performance.now() - started) / 1000 });
-})().catch((error) => parentPort.postMessage({ error: String(error) }));
-`;
-
-export function measureStreamTurns(target: StreamBenchTarget): Promise<StreamTurnFigures | null> {
-  const urls = target.sessionIds.slice(0, target.concurrency).map((id) => `${target.base}/${id}/messages`);
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(CLIENTS, { eval: true, workerData: { urls, headers: target.headers, durationMs: target.durationMs } });
-    worker.once('message', (message: { firstDelta?: number[]; completed?: number[]; seconds?: number; error?: string }) => {
-      void worker.terminate();
-      const { firstDelta, completed, seconds } = message;
-      if (message.error !== undefined || !firstDelta || !completed || seconds === undefined) reject(new Error(message.error ?? 'no result'));
-      else resolve({ firstDelta: summarise(firstDelta, seconds), completed: summarise(completed, seconds) });
-    });
-    worker.once('error', reject);
+/** The clients are the benchmark's own (bench/http-clients.worker.mjs), reading each event stream as it arrives. */
+export async function measureStreamTurns(target: StreamBenchTarget): Promise<StreamTurnFigures> {
+  const result = await runHttpLoad({
+    urls: target.sessionIds.slice(0, target.concurrency).map((id) => `${target.base}/${id}/messages`),
+    headers: { ...target.headers, 'content-type': 'application/json' },
+    body: JSON.stringify({ content: 'Hello, what are your opening hours?', response_type: 'stream' }),
+    expectStatus: 200,
+    durationMs: target.durationMs,
+    stream: true,
   });
+  return {
+    firstDelta: summarise(result.turns.map((turn) => turn.firstDeltaAt - turn.sentAt), result.seconds),
+    completed: summarise(result.turns.map((turn) => turn.completedAt - turn.sentAt), result.seconds),
+  };
 }

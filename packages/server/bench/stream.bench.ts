@@ -6,8 +6,8 @@
  *   - time to completion: request sent → `message.completed` received (agent time and commit included);
  *   - first token → first SSE byte: the agent writing its first piece → those bytes reaching the client, the
  *     service's own delay on a delta (target p99 ≤ 5 ms on loopback).
- * The clients run in the server's process, so both sides read one clock; under load they share its event loop,
- * which makes the loaded rows pessimistic (bench/stream-turns.ts measures loaded turns from a worker thread).
+ * The clients run in a worker thread of the server's process (bench/http-clients.worker.mjs): an event loop of
+ * their own, as real clients on other machines have, and one clock with the agent's (timeOrigin + now()).
  * Each with one client (what a visitor sees) and with BENCH_CONCURRENCY clients (under load; with PGlite the
  * database runs on the server's own thread, so other turns' queries delay a delta). Runs on PGlite, and on PostgreSQL when BENCH_DATABASE_URL (or SVC_TEST_DATABASE_URL) names one (in a schema
  * of its own, dropped afterwards).
@@ -18,13 +18,15 @@ import { createPgliteStore, createPostgresStore } from '@svc/store-postgres';
 import { createLogger } from '../src/logger.js';
 import { listen } from '../src/node-server.js';
 import { createRuntime } from '../src/runtime.js';
-import { createTimedDeltaAgent, percentile, timeStreamedTurn } from '../src/testing/stream-timing.js';
+import { createTimedDeltaAgent, percentile } from '../src/testing/stream-timing.js';
+import { runHttpLoad } from './http-load.js';
 import { operatorAdmin } from '../src/admin/operator-admin.js';
 
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 5000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const DELTAS = Number(process.env.BENCH_STREAM_DELTAS ?? 8);
 const DELTA_INTERVAL_MS = Number(process.env.BENCH_STREAM_DELTA_INTERVAL_MS ?? 2);
+const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 1000);
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? process.env.SVC_TEST_DATABASE_URL;
 
 interface StreamFigures {
@@ -47,16 +49,7 @@ async function streamTurns(store: Store, concurrency: number): Promise<StreamFig
     agent: timed.agent,
   });
   const server = await listen(runtime, { port: 0, host: '127.0.0.1' });
-  const figures: StreamFigures = { turns: 0, perSecond: 0, firstDelta: [], completion: [], tokenToByte: [] };
   const base = `/widgets/${widget.id}/conversations`;
-  const turn = async (sessionId: string, content: string, record: boolean): Promise<void> => {
-    const timing = await timeStreamedTurn({ url: `${server.url}${base}/${sessionId}/messages`, headers: { 'x-api-key': key }, content });
-    if (timing.status !== 200 || !timing.body.includes('event: message.completed\n')) throw new Error(`stream turn failed: ${timing.status} ${timing.body.slice(0, 300)}`);
-    if (!record) return;
-    figures.firstDelta.push(timing.firstDeltaAt - timing.sentAt);
-    figures.completion.push(timing.completedAt - timing.sentAt);
-    figures.tokenToByte.push(timing.firstDeltaAt - timed.firstDeltaAt.get(content)!);
-  };
   const sessions = await Promise.all(
     Array.from({ length: concurrency }, async (_, worker) => {
       const res = await runtime.app.request(base, {
@@ -67,19 +60,33 @@ async function streamTurns(store: Store, concurrency: number): Promise<StreamFig
       return ((await res.json()) as { data: { sessionId: string } }).data.sessionId;
     }),
   );
+  const turns = (label: string, durationMs: number) =>
+    runHttpLoad({
+      urls: sessions.map((id) => `${server.url}${base}/${id}/messages`),
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({ content: `${label} {n} from {client}`, response_type: 'stream' }),
+      expectStatus: 200,
+      durationMs,
+      stream: true,
+    });
   // Warm-up: cold code paths (JIT, lazy imports) are not what a running server spends its time on.
-  await Promise.all(sessions.map((sessionId, worker) => turn(sessionId, `warm-up ${worker}`, false)));
-  const started = performance.now();
-  const deadline = started + DURATION_MS;
-  await Promise.all(
-    sessions.map(async (sessionId, worker) => {
-      for (let n = 0; performance.now() < deadline; n++) await turn(sessionId, `Question ${n} from ${worker}`, true);
-    }),
-  );
-  figures.turns = figures.completion.length;
-  figures.perSecond = figures.turns / ((performance.now() - started) / 1000);
+  await turns('Warm-up', WARMUP_MS);
+  const result = await turns('Question', DURATION_MS);
   await server.close();
-  return figures;
+  // The agent noted its first token on this thread's clock, the clients their bytes on theirs: both as
+  // timeOrigin + now(), one clock.
+  const tokenToByte = result.turns.map((turn) => {
+    const wrote = timed.firstDeltaAt.get(`Question ${turn.n} from ${turn.client}`);
+    if (wrote === undefined) throw new Error(`no first token noted for turn ${turn.n} of client ${turn.client}`);
+    return turn.firstDeltaAt - (performance.timeOrigin + wrote);
+  });
+  return {
+    turns: result.turns.length,
+    perSecond: result.turns.length / result.seconds,
+    firstDelta: result.turns.map((turn) => turn.firstDeltaAt - turn.sentAt),
+    completion: result.turns.map((turn) => turn.completedAt - turn.sentAt),
+    tokenToByte,
+  };
 }
 
 async function onPostgres<T>(url: string, run: (store: Store) => Promise<T>): Promise<T> {

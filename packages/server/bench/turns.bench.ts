@@ -23,7 +23,7 @@ import { createRuntime } from '../src/runtime.js';
 import { startReceiver } from '../src/testing/receiver.js';
 import { runHttpLoad } from './http-load.js';
 import { combine, type LoadResult } from './load.js';
-import { storeTurns } from './store-turns.js';
+import { storeSessions, storeTurns } from './store-turns.js';
 import { measureStreamTurns, type StreamTurnFigures } from './stream-turns.js';
 import { operatorAdmin } from '../src/admin/operator-admin.js';
 
@@ -148,13 +148,14 @@ async function benchBackend(backend: Backend): Promise<BackendFigures> {
       expectStatus: responseType === 'sync' ? 200 : 202,
     });
     const syncTurns = turnLoad(await newSessions(), 'sync');
-    await storeTurns(store, storeIds, { ...load, durationMs: WARMUP_MS });
+    const sessionsForStore = await storeSessions(store, storeIds, CONCURRENCY);
+    await storeTurns(store, storeIds, sessionsForStore, { durationMs: WARMUP_MS });
     await runHttpLoad({ ...syncTurns, durationMs: WARMUP_MS });
     const storeRounds: LoadResult[] = [];
     const syncRounds: LoadResult[] = [];
     const roundMs = DURATION_MS / ROUNDS;
     for (let round = 0; round < ROUNDS; round++) {
-      storeRounds.push(await storeTurns(store, storeIds, { ...load, durationMs: roundMs }));
+      storeRounds.push(await storeTurns(store, storeIds, sessionsForStore, { durationMs: roundMs }));
       counting = true;
       syncRounds.push(await runHttpLoad({ ...syncTurns, durationMs: roundMs }));
       counting = false;

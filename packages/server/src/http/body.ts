@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
+import type { IncomingMessage } from 'node:http';
 import { SvcError } from '@svc/core';
 
 /** DESIGN.md section 4: bodies over 64 KiB are refused. */
@@ -14,18 +15,55 @@ function tooLarge(): SvcError {
   return new SvcError('payload_too_large', `The request body exceeds ${MAX_BODY_BYTES / 1024} KiB.`);
 }
 
+/** A request body read chunk by chunk: `null` at its end. */
+interface BodyChunks {
+  next(): Promise<Uint8Array | null>;
+  /** Stops reading; what was not read is discarded (the connection then cannot be reused). */
+  cancel(): Promise<void>;
+}
+
+/**
+ * On Node (@hono/node-server puts the `IncomingMessage` in `c.env.incoming`) the body is read off Node's stream
+ * itself: asking the `Request` for its body wraps that stream in a web stream, which costs a small request more
+ * than everything else it goes through. Elsewhere (Bun, Deno, workers, `app.request` in tests) the `Request`'s body.
+ */
+function bodyChunks(c: Context): BodyChunks | null {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  if (incoming && !incoming.readableDidRead && !incoming.destroyed) {
+    const chunks = incoming[Symbol.asyncIterator]();
+    return {
+      next: async () => {
+        const { done, value } = (await chunks.next()) as IteratorResult<Buffer>;
+        return done ? null : value;
+      },
+      cancel: async () => {
+        await chunks.return?.();
+      },
+    };
+  }
+  const stream = c.req.raw.body;
+  if (!stream) return null;
+  const reader = stream.getReader();
+  return {
+    next: async () => {
+      const { done, value } = await reader.read();
+      return done ? null : value;
+    },
+    cancel: () => reader.cancel().catch(() => {}),
+  };
+}
+
 /** Reads and discards the rest of a body, up to `budget` bytes; true when it ended within it. */
-async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, budget: number): Promise<boolean> {
+async function drain(body: BodyChunks, budget: number): Promise<boolean> {
   let read = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return true;
-    read += value.byteLength;
+  for (let chunk = await body.next(); chunk; chunk = await body.next()) {
+    read += chunk.byteLength;
     if (read > budget) {
-      await reader.cancel().catch(() => {});
+      await body.cancel();
       return false;
     }
   }
+  return true;
 }
 
 /**
@@ -35,22 +73,21 @@ async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, budget: nu
  */
 export function limitBody(): MiddlewareHandler {
   return async (c, next) => {
-    const stream = c.req.raw.body;
-    if (!stream) return next();
-    const reader = stream.getReader();
+    const body = bodyChunks(c);
+    if (!body) return next();
     const declared = Number(c.req.header('content-length'));
     const chunks: Uint8Array[] = [];
     let size = 0;
     let over = Number.isFinite(declared) && declared > MAX_BODY_BYTES;
     while (!over) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      chunks.push(value);
+      const chunk = await body.next();
+      if (!chunk) break;
+      size += chunk.byteLength;
+      chunks.push(chunk);
       over = size > MAX_BODY_BYTES;
     }
     if (over) {
-      if (!(await drain(reader, MAX_DRAIN_BYTES))) c.header('Connection', 'close');
+      if (!(await drain(body, MAX_DRAIN_BYTES))) c.header('Connection', 'close');
       throw tooLarge();
     }
     const bytes = new Uint8Array(size);
@@ -60,7 +97,9 @@ export function limitBody(): MiddlewareHandler {
       offset += chunk.byteLength;
     }
     // Every later reader (JSON parsing, the idempotency hash) reads these bytes through Hono's body cache.
-    (c.req.bodyCache as { arrayBuffer?: Promise<ArrayBuffer> }).arrayBuffer = Promise.resolve(bytes.buffer);
+    const cache = c.req.bodyCache as { arrayBuffer?: Promise<ArrayBuffer>; text?: Promise<string> };
+    cache.arrayBuffer = Promise.resolve(bytes.buffer);
+    cache.text = Promise.resolve(new TextDecoder().decode(bytes));
     await next();
   };
 }

@@ -36,10 +36,12 @@ export function compression(): MiddlewareHandler {
     await next();
     const res = c.res;
     const type = res.headers.get('Content-Type') ?? '';
-    if (c.req.method === 'HEAD' || res.body === null || res.headers.has('Content-Encoding') || !COMPRESSIBLE.test(type)) return;
+    // Status and headers first: reading `body` turns @hono/node-server's light response, written straight to the
+    // socket, into a web stream that is piped there, which costs more than the rest of a small request.
+    if (c.req.method === 'HEAD' || res.status === 204 || res.status === 304 || res.headers.has('Content-Encoding') || !COMPRESSIBLE.test(type)) return;
     res.headers.append('Vary', 'Accept-Encoding');
     const encoding = negotiateEncoding(c.req.header('Accept-Encoding'));
-    if (!encoding) return;
+    if (!encoding || res.body === null) return;
     const body = Buffer.from(await res.arrayBuffer());
     const headers = new Headers(res.headers);
     let out: Buffer = body;

@@ -642,11 +642,25 @@ export function matchesTemplate(template: string, path: string): boolean {
   return want.length === got.length && want.every((segment, i) => (/^\{\w+\}$/.test(segment) ? got[i] !== '' : segment === got[i]));
 }
 
+/** Each template split once: every request asks (the 405 check), so the table is not re-parsed each time. */
+const compiledTables = new WeakMap<readonly Route[], Array<{ route: Route; segments: Array<string | null> }>>();
+
+function compiled(routes: readonly Route[]): Array<{ route: Route; segments: Array<string | null> }> {
+  let table = compiledTables.get(routes);
+  if (!table) {
+    // null stands for a `{parameter}` segment, which matches any non-empty segment.
+    table = routes.map((route) => ({ route, segments: route.path.split('/').map((segment) => (/^\{\w+\}$/.test(segment) ? null : segment)) }));
+    compiledTables.set(routes, table);
+  }
+  return table;
+}
+
 /** The `Allow` value for a request path, from the table (HEAD only where the route answers it). */
 export function allowedMethods(routes: readonly Route[], path: string): string[] {
   const methods = new Set<string>();
-  for (const route of routes) {
-    if (!matchesTemplate(route.path, path)) continue;
+  const got = path.split('/');
+  for (const { route, segments } of compiled(routes)) {
+    if (segments.length !== got.length || !segments.every((segment, i) => (segment === null ? got[i] !== '' : segment === got[i]))) continue;
     methods.add(route.method.toUpperCase());
     if (route.head) methods.add('HEAD');
     // Browsers preflight keyed routes (CORS).
