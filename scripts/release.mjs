@@ -54,7 +54,7 @@ rmSync(out, { recursive: true, force: true });
 pnpm(['--config.inject-workspace-packages=true', '--filter', '@svc/server', 'deploy', '--prod', '--prefer-offline', out]);
 
 step('check');
-const required = ['dist/cli.js', 'node_modules/@svc/widget/dist/widget.js', 'node_modules/@svc/console/dist/index.html', 'node_modules/@svc/core/dist/index.js'];
+const required = ['dist/cli.js', 'node_modules/@svc/store-postgres/dist/pglite-worker.js', 'node_modules/@svc/widget/dist/widget.js', 'node_modules/@svc/console/dist/index.html', 'node_modules/@svc/core/dist/index.js'];
 const missing = required.filter((path) => !existsSync(join(out, path)));
 if (missing.length > 0) {
   process.stderr.write(`release: missing from ${out}: ${missing.join(', ')}\n`);

@@ -21,7 +21,7 @@ import { createLogger } from '../src/logger.js';
 import { listen } from '../src/node-server.js';
 import { createRuntime } from '../src/runtime.js';
 import { startReceiver } from '../src/testing/receiver.js';
-import { runHttpLoad } from './http-load.js';
+import { runHttpLoad, type HttpLoadResult } from './http-load.js';
 import { combine, type LoadResult } from './load.js';
 import { storeSessions, storeTurns } from './store-turns.js';
 import { measureStreamTurns, type StreamTurnFigures } from './stream-turns.js';
@@ -33,7 +33,7 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
  * The store-only and sync phases alternate in this many rounds (each DURATION_MS / ROUNDS long), so a change in the
  * machine's load during the run affects both alike and their ratio stays meaningful.
  */
-const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
 /** Run, unmeasured, before the measured phases: JIT, PGlite's WASM and the pools warm up first. */
 const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 1000);
 const POSTGRES_URL = process.env.SVC_BENCH_DATABASE_URL ?? process.env.SVC_TEST_DATABASE_URL;
@@ -100,6 +100,8 @@ interface BackendFigures {
   callbackCompletedPerSecond: number;
   stream: StreamTurnFigures | null;
   roundTripsPerTurn: number;
+  /** CPU the load generator's thread spent per sync request: what the clients took from the shared cores. */
+  clientCpuMsPerTurn: number;
   transactionsPerTurn: number;
 }
 
@@ -152,7 +154,7 @@ async function benchBackend(backend: Backend): Promise<BackendFigures> {
     await storeTurns(store, storeIds, sessionsForStore, { durationMs: WARMUP_MS });
     await runHttpLoad({ ...syncTurns, durationMs: WARMUP_MS });
     const storeRounds: LoadResult[] = [];
-    const syncRounds: LoadResult[] = [];
+    const syncRounds: HttpLoadResult[] = [];
     const roundMs = DURATION_MS / ROUNDS;
     for (let round = 0; round < ROUNDS; round++) {
       storeRounds.push(await storeTurns(store, storeIds, sessionsForStore, { durationMs: roundMs }));
@@ -186,6 +188,7 @@ async function benchBackend(backend: Backend): Promise<BackendFigures> {
       callbackCompletedPerSecond,
       stream,
       roundTripsPerTurn: queries / sync.requests,
+      clientCpuMsPerTurn: syncRounds.reduce((sum, r) => sum + r.clientCpuMs, 0) / sync.requests,
       transactionsPerTurn: transactions / sync.requests,
     };
   } finally {
@@ -222,8 +225,9 @@ console.log('');
 for (const r of results) {
   console.log(`${r.name}:`);
   console.log(`  sync turns via HTTP / store transactions:   ${(r.sync.perSecond / r.store.perSecond).toFixed(3)}  (goal >= 0.8)`);
+  console.log(`  load generator CPU per sync request:       ${r.clientCpuMsPerTurn.toFixed(3)} ms (its own thread, on the same cores)`);
   console.log(`  callback turns completed per second:        ${r.callbackCompletedPerSecond.toFixed(0)}`);
-  console.log(`  database round trips per sync turn:         ${r.roundTripsPerTurn.toFixed(1)} (${r.transactionsPerTurn.toFixed(1)} transactions)`);
+  console.log(`  database round trips per sync turn:         ${r.roundTripsPerTurn.toFixed(1)} (${r.transactionsPerTurn.toFixed(1)} BEGIN…COMMIT blocks: the rest are single statements)`);
   console.log(`  stream turns:                               ${r.stream ? 'measured above' : 'not measured: this build has no streaming route (bench/stream-turns.ts)'}`);
 }
 if (!POSTGRES_URL) console.log('\nPostgreSQL: not measured; set SVC_BENCH_DATABASE_URL (or SVC_TEST_DATABASE_URL) to include it.');

@@ -1,0 +1,125 @@
+// @ts-check
+/**
+ * The embedded database's own thread (see pglite-driver.ts for why). Plain JavaScript on purpose: it is started
+ * with `new Worker(url)` from the sources (tests, `tsx`) and from `dist/` alike, and Node 20 cannot start a worker
+ * from a TypeScript file. It answers the driver's messages one by one:
+ *
+ *   { id, op: 'open', dataDir }            → {}                          the database is ready
+ *   { id, op: 'query', sql, params, tx? }  → { rows }                    one statement (inside transaction `tx`)
+ *   { id, op: 'exec', sql, tx? }           → {}                          several statements, no parameters
+ *   { id, op: 'begin' }                    → { tx }                      PGlite's transaction has started
+ *   { id, op: 'end', tx, commit }          → {}                          committed, or rolled back
+ *   { id, op: 'dump' }                     → { archive }                 a gzipped tarball of the data directory
+ *   { id, op: 'close' }                    → {}
+ *
+ * and every failure as { id, error: { message, ...the error's own fields (code, detail, …) } }.
+ */
+import { parentPort } from 'node:worker_threads';
+
+if (!parentPort) throw new Error('pglite-worker.js runs as a worker thread of the PGlite driver');
+const port = parentPort;
+
+/** @type {import('@electric-sql/pglite').PGlite | null} */
+let db = null;
+/**
+ * Open transactions by id: PGlite's transaction object, how to end the callback that holds it, and the promise of
+ * PGlite's COMMIT or ROLLBACK that follows.
+ */
+/** @type {Map<number, { tx: import('@electric-sql/pglite').Transaction, end: (commit: boolean) => void, done: Promise<unknown> }>} */
+const transactions = new Map();
+let nextTx = 1;
+/** Thrown inside a transaction's callback to make PGlite roll it back. */
+const ROLLBACK = Symbol('rollback');
+
+/** @param {unknown} error */
+function serialiseError(error) {
+  if (!(error instanceof Error)) return { message: String(error) };
+  // Database errors carry the SQLSTATE and details as own fields; structured cloning would keep only the message.
+  return { ...Object.fromEntries(Object.entries(error).filter(([, value]) => typeof value !== 'object' || value === null)), name: error.name, message: error.message, stack: error.stack };
+}
+
+/** @param {number | undefined} id */
+function target(id) {
+  if (id === undefined) {
+    if (!db) throw new Error('The database is not open.');
+    return db;
+  }
+  const open = transactions.get(id);
+  if (!open) throw new Error(`Transaction ${id} is not open.`);
+  return open.tx;
+}
+
+/** @param {any} message */
+async function handle(message) {
+  switch (message.op) {
+    case 'open': {
+      const { PGlite } = await import('@electric-sql/pglite');
+      db = await PGlite.create(message.dataDir === undefined ? {} : { dataDir: message.dataDir });
+      return {};
+    }
+    case 'query':
+      return { rows: (await target(message.tx).query(message.sql, message.params)).rows };
+    case 'exec':
+      await target(message.tx).exec(message.sql);
+      return {};
+    case 'begin': {
+      const database = target(undefined);
+      const id = nextTx++;
+      /** @type {() => void} */
+      let started = () => {};
+      const begun = new Promise((resolve) => (started = () => resolve(undefined)));
+      // PGlite holds the whole database while the callback runs: the transaction lasts until the driver ends it.
+      const done = database.transaction(
+        (tx) =>
+          new Promise((commit, rollback) => {
+            transactions.set(id, { tx, end: (ok) => (ok ? commit(undefined) : rollback(ROLLBACK)), done: Promise.resolve() });
+            started();
+          }),
+      );
+      // Awaited by `end`; until then a rollback's rejection must not count as unhandled.
+      done.catch(() => {});
+      // A BEGIN that fails rejects `done` before the callback ever runs.
+      await Promise.race([begun, done]);
+      const open = transactions.get(id);
+      if (!open) throw new Error('The transaction ended as it began.');
+      open.done = done;
+      return { tx: id };
+    }
+    case 'end': {
+      const open = transactions.get(message.tx);
+      if (!open) throw new Error(`Transaction ${message.tx} is not open.`);
+      open.end(message.commit);
+      try {
+        await open.done;
+      } catch (error) {
+        if (error !== ROLLBACK) throw error;
+      } finally {
+        transactions.delete(message.tx);
+      }
+      return {};
+    }
+    case 'dump': {
+      const database = target(undefined);
+      // Flushed to the data files first, then copied while no transaction (the outer lock) and no statement (the
+      // inner one, which dumpDataDir takes) can run: the copy is a committed state, never a write half done.
+      await database.exec('checkpoint');
+      const archive = await database.transaction(() => database.dumpDataDir('gzip'));
+      return { archive: new Uint8Array(await archive.arrayBuffer()) };
+    }
+    case 'close':
+      if (db && !db.closed) await db.close();
+      return {};
+    default:
+      throw new Error(`Unknown operation ${message.op}`);
+  }
+}
+
+port.on('message', (message) => {
+  handle(message).then(
+    (result) => {
+      const transfer = result && 'archive' in result ? [result.archive.buffer] : [];
+      port.postMessage({ id: message.id, ...result }, transfer);
+    },
+    (error) => port.postMessage({ id: message.id, error: serialiseError(error) }),
+  );
+});
