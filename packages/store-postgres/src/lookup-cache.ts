@@ -17,6 +17,20 @@ export interface LookupCache {
   writes(ops: Writes, onWrite?: () => void): Writes;
 }
 
+/**
+ * A deep copy of a record as rows.ts builds them (plain objects, arrays, dates, primitives), so a caller that changes
+ * what it got changes nothing cached. Written out because `structuredClone` cost more than the rest of a lookup.
+ */
+function copyRecord<T>(value: T): T {
+  if (typeof value !== 'object' || value === null) return value;
+  if (value instanceof Date) return new Date(value.getTime()) as T;
+  if (Array.isArray(value)) return value.map(copyRecord) as T;
+  if (Object.getPrototypeOf(value) !== Object.prototype) return structuredClone(value);
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) copy[key] = copyRecord((value as Record<string, unknown>)[key]);
+  return copy as T;
+}
+
 interface Entry<T> {
   value: T;
   until: number;
@@ -34,12 +48,12 @@ export function createLookupCache(ttlMs: number, now: () => number = Date.now): 
 
   function cached<T>(table: Map<string, Entry<T>>, id: string, load: () => Promise<T | null>): Promise<T | null> {
     const hit = table.get(id);
-    if (hit && hit.until > now()) return Promise.resolve(structuredClone(hit.value));
+    if (hit && hit.until > now()) return Promise.resolve(copyRecord(hit.value));
     const started = generation;
     return load().then((value) => {
       if (value !== null && started === generation && ttlMs > 0) {
         if (table.size >= 10_000) table.clear();
-        table.set(id, { value: structuredClone(value), until: now() + ttlMs });
+        table.set(id, { value: copyRecord(value), until: now() + ttlMs });
       }
       return value;
     });

@@ -58,6 +58,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
 
   app.use(requestId({ headerName: 'X-Request-Id' }));
   app.use(async (c, next) => {
+    if (!logger.isLevelEnabled('info')) return next();
     const started = performance.now();
     await next();
     // Keys, bodies and secrets are never logged: only what identifies the request and its outcome.

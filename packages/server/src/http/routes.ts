@@ -642,14 +642,18 @@ export function matchesTemplate(template: string, path: string): boolean {
   return want.length === got.length && want.every((segment, i) => (/^\{\w+\}$/.test(segment) ? got[i] !== '' : segment === got[i]));
 }
 
-/** Each template split once: every request asks (the 405 check), so the table is not re-parsed each time. */
-const compiledTables = new WeakMap<readonly Route[], Array<{ route: Route; segments: Array<string | null> }>>();
+/** Each template split once, and filed by its number of segments: every request asks (the 405 check). */
+const compiledTables = new WeakMap<readonly Route[], Map<number, Array<{ route: Route; segments: Array<string | null> }>>>();
 
-function compiled(routes: readonly Route[]): Array<{ route: Route; segments: Array<string | null> }> {
+function compiled(routes: readonly Route[]): Map<number, Array<{ route: Route; segments: Array<string | null> }>> {
   let table = compiledTables.get(routes);
   if (!table) {
-    // null stands for a `{parameter}` segment, which matches any non-empty segment.
-    table = routes.map((route) => ({ route, segments: route.path.split('/').map((segment) => (/^\{\w+\}$/.test(segment) ? null : segment)) }));
+    table = new Map();
+    for (const route of routes) {
+      // null stands for a `{parameter}` segment, which matches any non-empty segment.
+      const segments = route.path.split('/').map((segment) => (/^\{\w+\}$/.test(segment) ? null : segment));
+      table.set(segments.length, [...(table.get(segments.length) ?? []), { route, segments }]);
+    }
     compiledTables.set(routes, table);
   }
   return table;
@@ -659,8 +663,8 @@ function compiled(routes: readonly Route[]): Array<{ route: Route; segments: Arr
 export function allowedMethods(routes: readonly Route[], path: string): string[] {
   const methods = new Set<string>();
   const got = path.split('/');
-  for (const { route, segments } of compiled(routes)) {
-    if (segments.length !== got.length || !segments.every((segment, i) => (segment === null ? got[i] !== '' : segment === got[i]))) continue;
+  for (const { route, segments } of compiled(routes).get(got.length) ?? []) {
+    if (!segments.every((segment, i) => (segment === null ? got[i] !== '' : segment === got[i]))) continue;
     methods.add(route.method.toUpperCase());
     if (route.head) methods.add('HEAD');
     // Browsers preflight keyed routes (CORS).

@@ -113,7 +113,9 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Metri
       };
     },
     instrumentStore(store) {
-      // Only delivery attempts are counted; every other call goes straight to the store.
+      // Only delivery attempts are counted; every other call goes straight to the store, bound once (every store call
+      // of every request comes through here).
+      const bound = new Map<PropertyKey, unknown>();
       return new Proxy(store, {
         get(target, property, receiver) {
           if (property === 'recordDeliveryAttempt') {
@@ -125,7 +127,13 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Metri
             };
           }
           const value = Reflect.get(target, property, receiver) as unknown;
-          return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+          if (typeof value !== 'function') return value;
+          let fn = bound.get(property);
+          if (fn === undefined || (fn as { original?: unknown }).original !== value) {
+            fn = Object.assign((value as (...a: unknown[]) => unknown).bind(target), { original: value });
+            bound.set(property, fn);
+          }
+          return fn;
         },
       });
     },
