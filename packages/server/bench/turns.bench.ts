@@ -27,7 +27,8 @@ import { storeSessions, storeTurns } from './store-turns.js';
 import { measureStreamTurns, type StreamTurnFigures } from './stream-turns.js';
 import { operatorAdmin } from '../src/admin/operator-admin.js';
 
-const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 5000);
+/** Long enough that a passing spike of the machine (a checkpoint, another process) averages out of the ratios. */
+const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 10_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 /**
  * The store-only and sync phases alternate in this many rounds (each DURATION_MS / ROUNDS long), so a change in the
