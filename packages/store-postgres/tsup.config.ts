@@ -1,16 +1,20 @@
+import { copyFile } from 'node:fs/promises';
 import { defineConfig } from 'tsup';
 
 /**
  * `dist/`: ESM and CommonJS with their type declarations, what `exports` in package.json points at for npm users,
- * and the PGlite thread's script, which the driver starts from beside itself.
+ * and beside them the PGlite thread's script, copied as it is (plain ESM JavaScript, started by path from the driver).
  */
 export default defineConfig({
-  entry: ['src/index.ts', 'src/pglite-worker.js'],
+  entry: ['src/index.ts'],
   format: ['esm', 'cjs'],
   // SVC_SKIP_DTS=1: the release build, which runs the JavaScript and ships no types.
-  dts: process.env.SVC_SKIP_DTS !== '1' && { entry: 'src/index.ts' },
+  dts: process.env.SVC_SKIP_DTS !== '1',
   clean: true,
   target: 'node20',
   platform: 'node',
   shims: true,
+  async onSuccess() {
+    await copyFile('src/pglite-worker.js', 'dist/pglite-worker.js');
+  },
 });

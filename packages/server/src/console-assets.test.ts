@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { get, type IncomingHttpHeaders } from 'node:http';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
@@ -8,23 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consoleDistDir } from './console-assets.js';
 import { listen } from './node-server.js';
 import { createHarness } from './testing/harness.js';
-
-interface RawResponse {
-  status: number;
-  headers: IncomingHttpHeaders;
-  wire: Buffer;
-}
-
-function fetchRaw(url: string, headers: Record<string, string> = {}): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    get(url, { headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, wire: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    }).on('error', reject);
-  });
-}
+import { fetchRaw } from './testing/raw-get.js';
 
 let base = '';
 let close: () => Promise<void> = async () => undefined;

@@ -1,32 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { get, type IncomingHttpHeaders } from 'node:http';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listen } from './node-server.js';
 import { createHarness } from './testing/harness.js';
+import { fetchRaw } from './testing/raw-get.js';
 import { chooseEncoding, widgetBundlePath } from './widget-assets.js';
-
-interface RawResponse {
-  status: number;
-  headers: IncomingHttpHeaders;
-  /** The bytes as they crossed the socket (still compressed). */
-  wire: Buffer;
-}
-
-/** A GET over a real socket, without the automatic decompression of fetch, so the bytes on the wire are seen. */
-function fetchRaw(url: string, headers: Record<string, string> = {}): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    get(url, { headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, wire: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    }).on('error', reject);
-  });
-}
 
 let base = '';
 let close: () => Promise<void> = async () => undefined;

@@ -104,7 +104,8 @@ export async function openPgliteDriver(options: PgliteDriverOptions = {}): Promi
       try {
         result = await fn(queryable(tx));
       } catch (error) {
-        await ask({ op: 'end', tx: tx!, commit: false });
+        // The caller hears why its transaction failed, even should the rollback fail too (the thread gone).
+        await ask({ op: 'end', tx: tx!, commit: false }).catch(() => undefined);
         throw error;
       }
       await ask({ op: 'end', tx: tx!, commit: true });

@@ -2,7 +2,7 @@
  * What the admin API answers (CONTRACTS B, issue 14), as the console reads it. The session and message views are
  * the public API's (`@svc/core` schemas) plus the handoff fields of the handoff issue.
  */
-import type { ConversationMessage, ConversationSummary, Conversation as CoreConversation, SessionView } from '@svc/core';
+import type { ConversationMessage, ConversationSummary, Conversation as CoreConversation, Product, SessionView, WidgetTheme } from '@svc/core';
 
 export type Role = 'owner' | 'agent';
 
@@ -25,19 +25,9 @@ export type Conversation = SessionView & Partial<Pick<ConversationSummary, 'last
 export type Message = ConversationMessage;
 export type ConversationDetail = CoreConversation;
 
-import type { Product } from '@svc/core';
-
 export type { Product };
-
-export interface Theme {
-  primaryColor?: string;
-  title?: string;
-  subtitle?: string;
-  avatarUrl?: string;
-  darkMode?: 'auto' | 'light' | 'dark';
-  position?: 'bottom-right' | 'bottom-left';
-  launcherIcon?: string;
-}
+/** The widget's look, as core validates it. */
+export type Theme = WidgetTheme;
 
 export interface Widget {
   id: string;

@@ -11,6 +11,20 @@ export function ErrorNote({ error }: { error: { message: string } | undefined })
   );
 }
 
+/** A form's submit button and, beside it, what the last save said (read out by screen readers). */
+export function SaveRow({ label, disabled, saved }: { label: string; disabled: boolean; saved: string }) {
+  return (
+    <div class="row">
+      <button type="submit" disabled={disabled}>
+        {label}
+      </button>
+      <span role="status" class="hint">
+        {saved}
+      </span>
+    </div>
+  );
+}
+
 export function Loading({ what }: { what: string }) {
   return (
     <p class="hint" role="status">

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { admin } from '../api/admin.js';
 import type { Widget } from '../api/types.js';
-import { ErrorNote } from '../components/common.js';
+import { ErrorNote, SaveRow } from '../components/common.js';
 import { useAction } from '../hooks.js';
 
 /**
@@ -67,14 +67,7 @@ export function FormsEditor({ widget, onSaved }: { widget: Widget; onSaved(widge
           <ErrorNote error={save.error} />
         )}
       </div>
-      <div class="row">
-        <button type="submit" disabled={save.busy || Boolean(problem)}>
-          Save forms
-        </button>
-        <span role="status" class="hint">
-          {saved}
-        </span>
-      </div>
+      <SaveRow label="Save forms" disabled={save.busy || Boolean(problem)} saved={saved} />
     </form>
   );
 }

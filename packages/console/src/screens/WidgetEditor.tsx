@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { admin } from '../api/admin.js';
 import type { Theme, Widget } from '../api/types.js';
-import { ErrorNote, Loading, SecretOnce, Title } from '../components/common.js';
+import { ErrorNote, Loading, SaveRow, SecretOnce, Title } from '../components/common.js';
 import { useAction, useLoad } from '../hooks.js';
 import { previewHash } from '../preview/settings.js';
 import { href } from '../router.js';
@@ -102,14 +102,7 @@ function ThemeEditor({ widget, onSaved }: { widget: Widget; onSaved(widget: Widg
             </select>
           </label>
           <ErrorNote error={save.error} />
-          <div class="row">
-            <button type="submit" disabled={save.busy || !colourValid}>
-              Save theme
-            </button>
-            <span role="status" class="hint">
-              {saved}
-            </span>
-          </div>
+          <SaveRow label="Save theme" disabled={save.busy || !colourValid} saved={saved} />
         </form>
         <div class="preview-frame">
           <iframe title="Live preview of the widget" src={`/console/preview.html${hash}`} />
@@ -149,14 +142,7 @@ function Settings({ widget, onSaved }: { widget: Widget; onSaved(widget: Widget)
         <input value={language} onInput={(e) => setLanguage(e.currentTarget.value)} />
       </label>
       <ErrorNote error={save.error} />
-      <div class="row">
-        <button type="submit" disabled={save.busy}>
-          Save settings
-        </button>
-        <span role="status" class="hint">
-          {saved}
-        </span>
-      </div>
+      <SaveRow label="Save settings" disabled={save.busy} saved={saved} />
     </form>
   );
 }

@@ -635,13 +635,6 @@ export const pathParameters = (path: string): PathParameter[] =>
     return match[1] as PathParameter;
   });
 
-/** Matches a concrete request path against a template: `{param}` stands for one non-empty path segment. */
-export function matchesTemplate(template: string, path: string): boolean {
-  const want = template.split('/');
-  const got = path.split('/');
-  return want.length === got.length && want.every((segment, i) => (/^\{\w+\}$/.test(segment) ? got[i] !== '' : segment === got[i]));
-}
-
 /** Each template split once, and filed by its number of segments: every request asks (the 405 check). */
 const compiledTables = new WeakMap<readonly Route[], Map<number, Array<{ route: Route; segments: Array<string | null> }>>>();
 

@@ -115,7 +115,7 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Metri
     instrumentStore(store) {
       // Only delivery attempts are counted; every other call goes straight to the store, bound once (every store call
       // of every request comes through here).
-      const bound = new Map<PropertyKey, unknown>();
+      const bound = new WeakMap<object, unknown>();
       return new Proxy(store, {
         get(target, property, receiver) {
           if (property === 'recordDeliveryAttempt') {
@@ -128,10 +128,10 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Metri
           }
           const value = Reflect.get(target, property, receiver) as unknown;
           if (typeof value !== 'function') return value;
-          let fn = bound.get(property);
-          if (fn === undefined || (fn as { original?: unknown }).original !== value) {
-            fn = Object.assign((value as (...a: unknown[]) => unknown).bind(target), { original: value });
-            bound.set(property, fn);
+          let fn = bound.get(value);
+          if (fn === undefined) {
+            fn = (value as (...a: unknown[]) => unknown).bind(target);
+            bound.set(value, fn);
           }
           return fn;
         },
