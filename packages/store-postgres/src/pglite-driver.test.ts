@@ -79,6 +79,60 @@ describe('the PGlite driver (the database on a thread of its own)', () => {
     expect(names.map((row) => row.id)).toEqual([10, 12]);
   });
 
+  it('PGlite parsed and planned every statement anew: a statement is now prepared once by its text and run again by name', async () => {
+    const text = 'select name from items where id = $1 and name <> $2';
+    for (let i = 0; i < 3; i++) await driver.query(text, [1, 'none']);
+    await driver.transaction(async (tx) => {
+      await tx.query(text, [1, 'none']);
+    });
+    const prepared = await driver.query<{ count: number }>('select count(*)::int as count from pg_prepared_statements where statement = $1', [text]);
+    expect(prepared).toEqual([{ count: 1 }]);
+    // Still answers for the values it is given, not the first ones.
+    expect(await driver.query(text, [10, 'none'])).toEqual([{ name: 'committed' }]);
+  });
+
+  it('a statement prepared before a migration changed its table reads the table as it is now', async () => {
+    await driver.exec('create table widened (id integer primary key)');
+    await driver.query('insert into widened (id) values ($1)', [1]);
+    expect(await driver.query('select * from widened where id = $1', [1])).toEqual([{ id: 1 }]);
+    await driver.exec("alter table widened add column label text not null default 'new'");
+    expect(await driver.query('select * from widened where id = $1', [1])).toEqual([{ id: 1, label: 'new' }]);
+    // A schema change sent as a statement rather than through exec: the stale statement is prepared again.
+    await driver.query('alter table widened add column other integer');
+    expect(await driver.query('select * from widened where id = $1', [1])).toEqual([{ id: 1, label: 'new', other: null }]);
+    await driver.transaction(async (tx) => {
+      await tx.exec('alter table widened add column extra integer');
+      expect(await tx.query('select * from widened where id = $1', [1])).toEqual([{ id: 1, label: 'new', other: null, extra: null }]);
+    });
+  });
+
+  it('after a failed statement, in a transaction or not, the next statements run (the failed one included)', async () => {
+    const insert = 'insert into items (id, name) values ($1, $2)';
+    await expect(driver.query(insert, [1, 'duplicate'])).rejects.toMatchObject({ code: '23505' });
+    await driver.query(insert, [20, 'after the failure']);
+    await expect(driver.query('select no_such_column from items where id = $1', [1])).rejects.toMatchObject({ code: '42703' });
+    await expect(
+      driver.transaction(async (tx) => {
+        await tx.query(insert, [21, 'rolled back with the transaction']);
+        await tx.query(insert, [1, 'duplicate']);
+      }),
+    ).rejects.toMatchObject({ code: '23505' });
+    const rows = await driver.query<{ id: number }>('select id from items where id >= $1 order by id', [20]);
+    expect(rows.map((row) => row.id)).toEqual([20]);
+  });
+
+  it('statements whose texts differ beyond the prepared limit still run, unprepared', async () => {
+    const other = await openPgliteDriver();
+    try {
+      // Texts that embed a value (the store never writes those, but a caller could) must not grow the cache forever.
+      for (let i = 0; i < 520; i++) expect(await other.query(`select ${i} + $1::int as n`, [1])).toEqual([{ n: i + 1 }]);
+      const [row] = await other.query<{ count: number }>('select count(*)::int as count from pg_prepared_statements');
+      expect(row!.count).toBeLessThanOrEqual(500);
+    } finally {
+      await other.close();
+    }
+  }, 60_000);
+
   it('answers with an error, not silence, once closed', async () => {
     const other = await openPgliteDriver();
     await other.close();

@@ -15,6 +15,7 @@
  * and every failure as { id, error: { message, ...the error's own fields (code, detail, …) } }.
  */
 import { parentPort } from 'node:worker_threads';
+import { parse as results, protocol } from '@electric-sql/pglite';
 
 if (!parentPort) throw new Error('pglite-worker.js runs as a worker thread of the PGlite driver');
 const port = parentPort;
@@ -38,6 +39,86 @@ function serialiseError(error) {
   return { ...Object.fromEntries(Object.entries(error).filter(([, value]) => typeof value !== 'object' || value === null)), name: error.name, message: error.message, stack: error.stack };
 }
 
+/**
+ * Statements prepared once under a name, by their text. PGlite's `query` parses, analyses and plans every statement
+ * anew (an unnamed statement each time): for the turn's two big statements that was half their time. Only statements
+ * with parameters are prepared (schema changes have none), and their texts are the store's own (parameters carry
+ * every value), so they are few; past {@link PREPARED_LIMIT} a text runs unnamed. Schema changes go through `exec`,
+ * which forgets them all, so none reads a table as it was before a migration.
+ * @type {Map<string, { name: string, paramTypes: number[] }>}
+ */
+const prepared = new Map();
+const PREPARED_LIMIT = 500;
+let nextStatement = 1;
+/** SQLSTATE 0A000: a prepared statement's result columns changed under it (a migration altered its table). */
+const CACHED_PLAN_CHANGED = '0A000';
+
+/**
+ * One statement through a named prepared statement: Bind, Describe, Execute and Sync, with Parse and the parameter
+ * types' Describe only the first time, as `query` does them every time. The caller holds PGlite's statement lock.
+ * @param {import('@electric-sql/pglite').PGlite} database
+ * @param {string} sql
+ * @param {unknown[]} params
+ */
+async function runPrepared(database, sql, params) {
+  /** @param {Uint8Array} message */
+  const send = (message) => database.execProtocolStream(message, { syncToFs: false });
+  const messages = [];
+  try {
+    let statement = prepared.get(sql);
+    if (!statement) {
+      const name = `svc_${nextStatement++}`;
+      await send(protocol.serialize.parse({ name, text: sql }));
+      const paramTypes = results.parseDescribeStatementResults(await send(protocol.serialize.describe({ type: 'S', name })));
+      statement = { name, paramTypes };
+      prepared.set(sql, statement);
+    }
+    const { paramTypes } = statement;
+    const values = params.map((value, index) => {
+      if (value === null || value === undefined) return null;
+      const serialise = database.serializers[/** @type {number} */ (paramTypes[index])];
+      return serialise ? serialise(value) : String(value);
+    });
+    messages.push(...(await send(protocol.serialize.bind({ statement: statement.name, values }))));
+    messages.push(...(await send(protocol.serialize.describe({ type: 'P' }))));
+    messages.push(...(await send(protocol.serialize.execute({}))));
+  } finally {
+    // After an error the server skips everything up to the Sync; the Sync ends the statement either way.
+    await send(protocol.serialize.sync());
+  }
+  const [result] = results.parseResults(messages, database.parsers);
+  return result?.rows ?? [];
+}
+
+/**
+ * A statement with parameters, prepared once by its text. Outside a transaction it waits for any open one as
+ * `query` does (PGlite's transaction lock), and writes through to the data directory after.
+ * @param {number | undefined} tx
+ * @param {string} sql
+ * @param {unknown[]} params
+ */
+async function query(tx, sql, params) {
+  const database = target(undefined);
+  if (params.length === 0 || (!prepared.has(sql) && prepared.size >= PREPARED_LIMIT)) return (await target(tx).query(sql, params)).rows;
+  const run = () => database.runExclusive(() => runPrepared(database, sql, params));
+  try {
+    if (tx !== undefined) {
+      target(tx); // the transaction is open
+      return await run();
+    }
+    return await database._runExclusiveTransaction(async () => {
+      const rows = await run();
+      await database.syncToFs();
+      return rows;
+    });
+  } catch (error) {
+    // Prepared before the schema changed some other way than `exec`: prepared again (once) for the tables as they are
+    // now. Inside a transaction the error has ended it, so there it is the caller's.
+    if (!(tx === undefined && error && /** @type {{ code?: unknown }} */ (error).code === CACHED_PLAN_CHANGED && prepared.delete(sql))) throw error;
+    return query(tx, sql, params);
+  }
+}
+
 /** @param {number | undefined} id */
 function target(id) {
   if (id === undefined) {
@@ -58,10 +139,17 @@ async function handle(message) {
       return {};
     }
     case 'query':
-      return { rows: (await target(message.tx).query(message.sql, message.params)).rows };
-    case 'exec':
-      await target(message.tx).exec(message.sql);
+      return { rows: await query(message.tx, message.sql, message.params) };
+    case 'exec': {
+      const database = target(message.tx);
+      await database.exec(message.sql);
+      if (prepared.size > 0) {
+        // Schema changes (migrations) come this way: plans made for the tables as they were are dropped.
+        prepared.clear();
+        await database.exec('deallocate all');
+      }
       return {};
+    }
     case 'begin': {
       const database = target(undefined);
       const id = nextTx++;
