@@ -10,7 +10,7 @@
  *   the client's index and `{n}` its request number), expectStatus, durationMs, stream?: true }. With `stream`, each response is a
  *   server-sent event stream, and each turn is reported with the times at which the request left and the first
  *   `message.delta` and the `message.completed` event arrived, as `performance.timeOrigin + now()`: a clock the
- *   server's thread shares.
+ *   server's thread shares, and the connection's local port (the server sees it as the remote port).
  */
 import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -76,12 +76,13 @@ function client() {
       let text = '';
       const finish = (body) => {
         pending = null;
+        const port = socket?.localPort ?? 0;
         if (close) {
           socket?.destroy();
           socket = null;
         }
         if (status !== expectStatus) reject(new Error(`HTTP ${status}: ${body.toString('utf8').slice(0, 300)}`));
-        else resolve({ firstDelta, completed });
+        else resolve({ firstDelta, completed, port });
       };
       pending = {
         fail: (error) => {
@@ -152,7 +153,7 @@ function client() {
         latencies.push(performance.timeOrigin + performance.now() - sentAt);
         if (stream) {
           if (Number.isNaN(result.completed)) throw new Error('stream turn did not complete');
-          turns.push({ client: index, n, sentAt, firstDeltaAt: result.firstDelta, completedAt: result.completed });
+          turns.push({ client: index, n, port: result.port, sentAt, firstDeltaAt: result.firstDelta, completedAt: result.completed });
         }
       }
     }),

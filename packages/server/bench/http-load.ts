@@ -20,6 +20,8 @@ export interface HttpLoad {
 export interface ClientTurn {
   client: number;
   n: number;
+  /** The client's local port: the server's side of the same connection sees it as the remote port. */
+  port: number;
   sentAt: number;
   firstDeltaAt: number;
   completedAt: number;

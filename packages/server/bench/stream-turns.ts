@@ -2,7 +2,7 @@
  * Stream turns in `pnpm bench` (issue 9 item 7): time to the first `message.delta` and to `message.completed`,
  * p50/p99, measured against the same server, store and agent as the sync turns (`response_type: "stream"`, each
  * of `concurrency` clients on its own session, back to back for `durationMs`). `bench/stream.bench.ts` adds the
- * service's own delay on a delta (an agent's first token to the first SSE byte) with an agent writing in pieces.
+ * service's own delay on a delta (an agent's first token to the first SSE byte, written and received) with an agent writing in pieces.
  */
 import { runHttpLoad } from './http-load.js';
 import { summarise, type LoadResult } from './load.js';

@@ -1,17 +1,19 @@
 /**
  * `pnpm bench`, streaming part: stream turns (`response_type: "stream"`) through the real HTTP server, with an
- * agent that writes its answer in timed pieces like a model producing tokens. Per turn it measures, from the
- * client's side of a real socket:
+ * agent that writes its answer in timed pieces like a model producing tokens. Per turn it measures:
  *   - time to first delta: request sent → first `message.delta` bytes received (acceptance included);
  *   - time to completion: request sent → `message.completed` received (agent time and commit included);
- *   - first token → first SSE byte: the agent writing its first piece → those bytes reaching the client, the
- *     service's own delay on a delta (target p99 ≤ 5 ms on loopback).
+ *   - first token → first SSE byte written: the agent writing its first piece → the server handing those bytes to
+ *     the socket, the service's own delay on a delta (target p99 ≤ 5 ms on loopback);
+ *   - first token → first SSE byte received: the same up to the client reading them, which adds the loopback and
+ *     the client thread's own wait for a core (it shares the machine's cores with the server and the database).
  * The clients run in a worker thread of the server's process (bench/http-clients.worker.mjs): an event loop of
  * their own, as real clients on other machines have, and one clock with the agent's (timeOrigin + now()).
- * Each with one client (what a visitor sees) and with BENCH_CONCURRENCY clients (under load; with PGlite the
- * database runs on the server's own thread, so other turns' queries delay a delta). Runs on PGlite, and on PostgreSQL when BENCH_DATABASE_URL (or SVC_TEST_DATABASE_URL) names one (in a schema
- * of its own, dropped afterwards).
+ * Each with one client (what a visitor sees) and with BENCH_CONCURRENCY clients (under load: other turns'
+ * statements and requests share the cores). Runs on PGlite, and on PostgreSQL when BENCH_DATABASE_URL (or
+ * SVC_TEST_DATABASE_URL) names one (in a schema of its own, dropped afterwards).
  */
+import { ServerResponse } from 'node:http';
 import pg from 'pg';
 import type { Store } from '@svc/core';
 import { createPgliteStore, createPostgresStore } from '@svc/store-postgres';
@@ -34,7 +36,35 @@ interface StreamFigures {
   perSecond: number;
   firstDelta: number[];
   completion: number[];
+  /** First token → its bytes received by the client (the client thread's own scheduling included). */
   tokenToByte: number[];
+  /** First token → its bytes handed to the socket by the server: the service's own delay. */
+  tokenToWrite: number[];
+}
+
+/**
+ * When the server handed each response's first `message.delta` to its socket, by the client's port, in order:
+ * one connection carries one client's turns one after another, so the n-th time on a port is that client's n-th
+ * turn. Observed by wrapping `ServerResponse.write` (the bench's own process), which costs one search of the first
+ * few chunks of each response.
+ */
+const deltaWrites = new Map<number, number[]>();
+const DELTA_EVENT = Buffer.from('event: message.delta\n');
+{
+  const write = ServerResponse.prototype.write;
+  const seen = new WeakSet<ServerResponse>();
+  ServerResponse.prototype.write = function (this: ServerResponse, chunk: unknown, ...rest: unknown[]) {
+    if (!seen.has(this) && (typeof chunk === 'string' || chunk instanceof Uint8Array)) {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      if (bytes.includes(DELTA_EVENT)) {
+        const at = performance.now();
+        seen.add(this);
+        const port = this.req.socket?.remotePort ?? 0;
+        deltaWrites.set(port, [...(deltaWrites.get(port) ?? []), at]);
+      }
+    }
+    return (write as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
+  } as typeof write;
 }
 
 async function streamTurns(store: Store, concurrency: number): Promise<StreamFigures> {
@@ -71,6 +101,7 @@ async function streamTurns(store: Store, concurrency: number): Promise<StreamFig
     });
   // Warm-up: cold code paths (JIT, lazy imports) are not what a running server spends its time on.
   await turns('Warm-up', WARMUP_MS);
+  deltaWrites.clear();
   const result = await turns('Question', DURATION_MS);
   await server.close();
   // The agent noted its first token on this thread's clock, the clients their bytes on theirs: both as
@@ -80,12 +111,22 @@ async function streamTurns(store: Store, concurrency: number): Promise<StreamFig
     if (wrote === undefined) throw new Error(`no first token noted for turn ${turn.n} of client ${turn.client}`);
     return turn.firstDeltaAt - (performance.timeOrigin + wrote);
   });
+  const byPort = new Map<number, typeof result.turns>();
+  for (const turn of result.turns) byPort.set(turn.port, [...(byPort.get(turn.port) ?? []), turn]);
+  const tokenToWrite: number[] = [];
+  for (const [port, clientTurns] of byPort) {
+    const writes = deltaWrites.get(port) ?? [];
+    if (writes.length !== clientTurns.length) throw new Error(`port ${port}: ${clientTurns.length} turns but ${writes.length} first deltas written`);
+    clientTurns.sort((a, b) => a.n - b.n);
+    clientTurns.forEach((turn, i) => tokenToWrite.push(writes[i]! - timed.firstDeltaAt.get(`Question ${turn.n} from ${turn.client}`)!));
+  }
   return {
     turns: result.turns.length,
     perSecond: result.turns.length / result.seconds,
     firstDelta: result.turns.map((turn) => turn.firstDeltaAt - turn.sentAt),
     completion: result.turns.map((turn) => turn.completedAt - turn.sentAt),
     tokenToByte,
+    tokenToWrite,
   };
 }
 
@@ -108,7 +149,8 @@ function rows(label: string, figures: StreamFigures): string[] {
   return [
     `${`${label}: time to first delta`.padEnd(62)} ${ms(figures.firstDelta, 50)} ${ms(figures.firstDelta, 99)}`,
     `${`${label}: time to completion`.padEnd(62)} ${ms(figures.completion, 50)} ${ms(figures.completion, 99)}`,
-    `${`${label}: first token → first SSE byte`.padEnd(62)} ${ms(figures.tokenToByte, 50)} ${ms(figures.tokenToByte, 99)}`,
+    `${`${label}: first token → first SSE byte received`.padEnd(62)} ${ms(figures.tokenToByte, 50)} ${ms(figures.tokenToByte, 99)}`,
+    `${`${label}: first token → first SSE byte written`.padEnd(62)} ${ms(figures.tokenToWrite, 50)} ${ms(figures.tokenToWrite, 99)}`,
   ];
 }
 
