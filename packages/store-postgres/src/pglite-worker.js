@@ -50,7 +50,7 @@ function serialiseError(error) {
 const prepared = new Map();
 const PREPARED_LIMIT = 500;
 let nextStatement = 1;
-/** SQLSTATE 0A000: a prepared statement's result columns changed under it (a migration altered its table). */
+/** SQLSTATE 0A000: a prepared statement's result columns changed under it (its table altered by a plain statement). */
 const CACHED_PLAN_CHANGED = '0A000';
 
 /**
@@ -106,6 +106,7 @@ async function query(tx, sql, params) {
       target(tx); // the transaction is open
       return await run();
     }
+    // PGlite has no public way to wait for its transaction lock; `query` itself takes it through this method.
     return await database._runExclusiveTransaction(async () => {
       const rows = await run();
       await database.syncToFs();
