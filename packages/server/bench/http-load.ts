@@ -32,6 +32,8 @@ export interface HttpLoadResult extends LoadResult {
   clientCpuMs: number;
   /** With `stream`: every turn's timings. */
   turns: ClientTurn[];
+  /** With `stream`: whether the clients' thread runs at a raised priority (bench/http-clients.worker.mjs). */
+  priorityRaised: boolean;
 }
 
 const WORKER = new URL('./http-clients.worker.mjs', import.meta.url);
@@ -48,12 +50,12 @@ export function runHttpLoad(load: HttpLoad & { stream?: boolean }): Promise<Http
   };
   return new Promise((resolve, reject) => {
     const worker = new Worker(WORKER, { workerData });
-    worker.once('message', (message: { latencies?: number[]; turns?: ClientTurn[]; seconds?: number; cpuMs?: number; error?: string }) => {
+    worker.once('message', (message: { latencies?: number[]; turns?: ClientTurn[]; seconds?: number; cpuMs?: number; priorityRaised?: boolean; error?: string }) => {
       void worker.terminate();
-      const { latencies, turns, seconds, cpuMs } = message;
+      const { latencies, turns, seconds, cpuMs, priorityRaised = false } = message;
       if (message.error !== undefined || !latencies || !turns || seconds === undefined || cpuMs === undefined) {
         reject(new Error(message.error ?? 'no result'));
-      } else resolve({ ...summarise(latencies, seconds), clientCpuMs: cpuMs, turns });
+      } else resolve({ ...summarise(latencies, seconds), clientCpuMs: cpuMs, turns, priorityRaised });
     });
     worker.once('error', reject);
   });

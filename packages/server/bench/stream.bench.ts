@@ -5,8 +5,9 @@
  *   - time to completion: request sent → `message.completed` received (agent time and commit included);
  *   - first token → first SSE byte written: the agent writing its first piece → the server handing those bytes to
  *     the socket, the service's own delay on a delta (target p99 ≤ 5 ms on loopback);
- *   - first token → first SSE byte received: the same up to the client reading them, which adds the loopback and
- *     the client thread's own wait for a core (it shares the machine's cores with the server and the database).
+ *   - first token → first SSE byte received: the same up to the client reading them, which adds the loopback and,
+ *     unless the clients' thread could raise its priority (it says so), its own wait for a core the server and the
+ *     database keep busy.
  * The clients run in a worker thread of the server's process (bench/http-clients.worker.mjs): an event loop of
  * their own, as real clients on other machines have, and one clock with the agent's (timeOrigin + now()).
  * Each with one client (what a visitor sees) and with BENCH_CONCURRENCY clients (under load: other turns'
@@ -40,6 +41,8 @@ interface StreamFigures {
   tokenToByte: number[];
   /** First token → its bytes handed to the socket by the server: the service's own delay. */
   tokenToWrite: number[];
+  /** Whether the clients' thread ran at a raised priority, reading bytes as they arrive (http-clients.worker.mjs). */
+  priorityRaised: boolean;
 }
 
 /**
@@ -127,6 +130,7 @@ async function streamTurns(store: Store, concurrency: number): Promise<StreamFig
     completion: result.turns.map((turn) => turn.completedAt - turn.sentAt),
     tokenToByte,
     tokenToWrite,
+    priorityRaised: result.priorityRaised,
   };
 }
 
@@ -179,3 +183,8 @@ for (const [label, figures] of results) for (const line of rows(label, figures))
 console.log('');
 for (const [label, figures] of results) console.log(`${label}: ${figures.turns} stream turns, ${figures.perSecond.toFixed(1)}/s`);
 if (!DATABASE_URL) console.log('PostgreSQL: skipped (set BENCH_DATABASE_URL to include it)');
+console.log(
+  results.every(([, figures]) => figures.priorityRaised)
+    ? "Clients' thread at a raised priority (nice -10): bytes are read as they arrive, as by a client on its own machine."
+    : "Clients' thread at normal priority (raising it takes root or CAP_SYS_NICE): 'received' includes its wait for a core the server and database share.",
+);
