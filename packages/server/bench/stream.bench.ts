@@ -63,7 +63,9 @@ const DELTA_EVENT = Buffer.from('event: message.delta\n');
         const at = performance.now();
         seen.add(this);
         const port = this.req.socket?.remotePort ?? 0;
-        deltaWrites.set(port, [...(deltaWrites.get(port) ?? []), at]);
+        const times = deltaWrites.get(port);
+        if (times) times.push(at);
+        else deltaWrites.set(port, [at]);
       }
     }
     return (write as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
@@ -115,7 +117,11 @@ async function streamTurns(store: Store, concurrency: number): Promise<StreamFig
     return turn.firstDeltaAt - (performance.timeOrigin + wrote);
   });
   const byPort = new Map<number, typeof result.turns>();
-  for (const turn of result.turns) byPort.set(turn.port, [...(byPort.get(turn.port) ?? []), turn]);
+  for (const turn of result.turns) {
+    const sameConnection = byPort.get(turn.port);
+    if (sameConnection) sameConnection.push(turn);
+    else byPort.set(turn.port, [turn]);
+  }
   const tokenToWrite: number[] = [];
   for (const [port, clientTurns] of byPort) {
     const writes = deltaWrites.get(port) ?? [];
