@@ -54,39 +54,52 @@ let nextStatement = 1;
 const CACHED_PLAN_CHANGED = '0A000';
 
 /**
- * One statement through a named prepared statement: Bind, Describe, Execute and Sync, with Parse and the parameter
- * types' Describe only the first time, as `query` does them every time. The caller holds PGlite's statement lock.
+ * Parses `sql` under a new name and reads its parameter types, once per text. Sync ends the cycle even when the
+ * Parse fails (a syntax error), so the next statement starts clean; a failed text is not kept.
+ * @param {import('@electric-sql/pglite').PGlite} database
+ * @param {string} sql
+ */
+async function prepare(database, sql) {
+  const name = `svc_${nextStatement++}`;
+  let paramTypes;
+  try {
+    await database.execProtocolStream(protocol.serialize.parse({ name, text: sql }), { syncToFs: false });
+    paramTypes = results.parseDescribeStatementResults(
+      await database.execProtocolStream(protocol.serialize.describe({ type: 'S', name }), { syncToFs: false }),
+    );
+  } finally {
+    await database.execProtocolStream(protocol.serialize.sync(), { syncToFs: false });
+  }
+  const statement = { name, paramTypes };
+  prepared.set(sql, statement);
+  return statement;
+}
+
+/**
+ * One statement through its named prepared statement: Bind, Describe, Execute and Sync handed to PGlite as one
+ * buffer, one call into the database where `query` makes six (Parse and a Describe of the parameters included).
+ * The caller holds PGlite's statement lock.
  * @param {import('@electric-sql/pglite').PGlite} database
  * @param {string} sql
  * @param {unknown[]} params
  */
 async function runPrepared(database, sql, params) {
-  /** @param {Uint8Array} message */
-  const send = (message) => database.execProtocolStream(message, { syncToFs: false });
-  const messages = [];
-  try {
-    let statement = prepared.get(sql);
-    if (!statement) {
-      const name = `svc_${nextStatement++}`;
-      await send(protocol.serialize.parse({ name, text: sql }));
-      const paramTypes = results.parseDescribeStatementResults(await send(protocol.serialize.describe({ type: 'S', name })));
-      statement = { name, paramTypes };
-      prepared.set(sql, statement);
-    }
-    const { paramTypes } = statement;
-    const values = params.map((value, index) => {
-      if (value === null || value === undefined) return null;
-      const serialise = database.serializers[/** @type {number} */ (paramTypes[index])];
-      return serialise ? serialise(value) : String(value);
-    });
-    messages.push(...(await send(protocol.serialize.bind({ statement: statement.name, values }))));
-    messages.push(...(await send(protocol.serialize.describe({ type: 'P' }))));
-    messages.push(...(await send(protocol.serialize.execute({}))));
-  } finally {
-    // After an error the server skips everything up to the Sync; the Sync ends the statement either way.
-    await send(protocol.serialize.sync());
+  const statement = prepared.get(sql) ?? (await prepare(database, sql));
+  const values = params.map((value, index) => {
+    if (value === null || value === undefined) return null;
+    const serialise = database.serializers[/** @type {number} */ (statement.paramTypes[index])];
+    return serialise ? serialise(value) : String(value);
+  });
+  const { serialize } = protocol;
+  const parts = [serialize.bind({ statement: statement.name, values }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()];
+  const cycle = new Uint8Array(parts.reduce((length, part) => length + part.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    cycle.set(part, offset);
+    offset += part.length;
   }
-  const [result] = results.parseResults(messages, database.parsers);
+  // An error skips the rest up to the Sync, which is in the same buffer: the database is ready for the next one.
+  const [result] = results.parseResults(await database.execProtocolStream(cycle, { syncToFs: false }), database.parsers);
   return result?.rows ?? [];
 }
 
