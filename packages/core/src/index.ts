@@ -147,7 +147,7 @@ export { productSchema } from './schemas/product.js';
 export type { ProductInput } from './schemas/product.js';
 export type {
   CallbackEventName,
-  CallbackOps,
+  TurnJobOps,
   ClaimQuery,
   Delivery,
   DeliveryAttempt,
@@ -158,13 +158,13 @@ export type {
   TurnAcceptance,
   TurnClaim,
   TurnCommit,
-  TurnEvent,
+  StoreSignal,
   TurnJob,
   TurnJobStatus,
   TurnMode,
-} from './store/callback-store.js';
-export { pendingDelivery } from './store/callback-store.js';
-export type { NewDelivery } from './store/callback-store.js';
+} from './store/turn-job-store.js';
+export { pendingDelivery } from './store/turn-job-store.js';
+export type { NewDelivery } from './store/turn-job-store.js';
 export type { GuardOps } from './store/guard-store.js';
 export { OPERATOR_ROLES } from './store/operator-store.js';
 export {

@@ -11,7 +11,7 @@ import { createLogger } from '../src/logger.js';
 import { createRuntime } from '../src/runtime.js';
 import { startReceiver } from '../src/testing/receiver.js';
 import { postCallback } from '../src/workers/post-callback.js';
-import { operatorAdmin } from '../src/admin/operator-admin.js';
+import { operatorAdmin } from '../src/cli/operator-admin.js';
 
 const TURNS = Number(process.env.BENCH_CALLBACK_TURNS ?? 200);
 const DRAIN = Number(process.env.BENCH_DRAIN_DELIVERIES ?? 1000);

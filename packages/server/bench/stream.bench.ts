@@ -23,7 +23,7 @@ import { listen } from '../src/node-server.js';
 import { createRuntime } from '../src/runtime.js';
 import { createTimedDeltaAgent, percentile } from '../src/testing/stream-timing.js';
 import { runHttpLoad } from './http-load.js';
-import { operatorAdmin } from '../src/admin/operator-admin.js';
+import { operatorAdmin } from '../src/cli/operator-admin.js';
 
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 5000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);

@@ -25,7 +25,7 @@ import { runHttpLoad, type HttpLoadResult } from './http-load.js';
 import { combine, type LoadResult } from './load.js';
 import { storeSessions, storeTurns } from './store-turns.js';
 import { measureStreamTurns, type StreamTurnFigures } from './stream-turns.js';
-import { operatorAdmin } from '../src/admin/operator-admin.js';
+import { operatorAdmin } from '../src/cli/operator-admin.js';
 
 /** Long enough that a passing spike of the machine (a checkpoint, another process) averages out of the ratios. */
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 10_000);

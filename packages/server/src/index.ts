@@ -12,6 +12,6 @@ export { openStore } from './open-store.js';
 export { createLogger } from './logger.js';
 export { seedDemo } from './seed.js';
 export type { DemoOperator, DemoSeed } from './seed.js';
-export { operatorAdmin } from './admin/operator-admin.js';
-export { scryptPasswords } from './admin/passwords.js';
+export { operatorAdmin } from './cli/operator-admin.js';
+export { scryptPasswords } from './cli/passwords.js';
 export { formatReply } from './reply-format.js';

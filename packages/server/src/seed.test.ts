@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from '@svc/core';
-import { operatorAdmin } from './admin/operator-admin.js';
+import { operatorAdmin } from './cli/operator-admin.js';
 import { createLogger } from './logger.js';
 import { createRuntime } from './runtime.js';
 import { DEMO_OPERATOR_EMAIL, ensureDemoOperator, seedDemo } from './seed.js';

@@ -1,7 +1,7 @@
 import { DEMO_FORMS, DEMO_KNOWLEDGE } from '@svc/agents';
 import { createOperator, defaultIds, randomBase62, systemClock, type Store } from '@svc/core';
-import { operatorAdmin } from './admin/operator-admin.js';
-import { scryptPasswords } from './admin/passwords.js';
+import { operatorAdmin } from './cli/operator-admin.js';
+import { scryptPasswords } from './cli/passwords.js';
 
 /** The console sign-in the demo creates (DESIGN.md section 10): an owner of the demo account. */
 export interface DemoOperator {

@@ -1,6 +1,6 @@
 import { createLlmAgentFromEnv } from '@svc/agents';
 import { migrate } from '@svc/store-postgres';
-import { adminRoute, newAdminToken, publishAdminEndpoint } from './admin/admin-route.js';
+import { adminRoute, newAdminToken, publishAdminEndpoint } from './cli/admin-route.js';
 import { createServer } from 'node:net';
 import { ConfigError, type ServerConfig } from './config.js';
 import { createLogger } from './logger.js';

@@ -145,14 +145,14 @@ describe('session row locks and turn events on PostgreSQL', () => {
     const schema = schemaForTest();
     const [publisher, subscriber] = await Promise.all([open(schema), open(schema)]);
     const seen: string[] = [];
-    subscriber.subscribeTurnEvents((event) => seen.push('jobId' in event ? event.jobId : event.type));
+    subscriber.subscribeSignals((event) => seen.push('jobId' in event ? event.jobId : event.type));
     // The LISTEN connection opens on the first subscription.
     await waitUntil(async () => {
       const { rows } = await admin.query<{ n: number }>(`select count(*)::int as n from pg_stat_activity where query like 'listen "svc_turns_${schema}"'`);
       return rows[0]!.n === 1;
     });
     await publisher.transaction(async (tx) => {
-      await tx.publishTurnEvent({ type: 'finished', jobId: 'job_cross', widgetId: 'wgt_1', sessionId: 'sess_1' });
+      await tx.publishSignal({ type: 'finished', jobId: 'job_cross', widgetId: 'wgt_1', sessionId: 'sess_1' });
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(seen).toEqual([]);
     });

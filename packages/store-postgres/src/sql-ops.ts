@@ -1,4 +1,4 @@
-import type { StoreOps, TurnEvent } from '@svc/core';
+import type { StoreOps, StoreSignal } from '@svc/core';
 import { accountOps } from './ops/accounts.js';
 import { analyticsOps } from './ops/analytics.js';
 import type { Db } from './ops/db.js';
@@ -20,11 +20,11 @@ import { widgetAndKeyOps } from './ops/widgets-and-keys.js';
 export function createSqlOps(
   db: Db,
   search: SearchOptions,
-  publish: (event: TurnEvent) => Promise<void>,
+  publish: (event: StoreSignal) => Promise<void>,
   commitEvents: CommitEvents,
 ): StoreOps {
   return {
-    publishTurnEvent: publish,
+    publishSignal: publish,
     ...turnCommitOps(db, commitEvents),
     ...accountOps(db),
     ...widgetAndKeyOps(db),

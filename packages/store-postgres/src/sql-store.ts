@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import type { Store, StoreOps, TurnEvent } from '@svc/core';
-import { createTurnEventBus } from '@svc/core/store-kit';
+import type { Store, StoreOps, StoreSignal } from '@svc/core';
+import { createSignalBus } from '@svc/core/store-kit';
 import type { SearchOptions } from './ops/search.js';
 import type { Queryable, SqlDriver } from './sql-driver.js';
 import { createSqlOps } from './sql-ops.js';
@@ -15,11 +15,11 @@ interface TransactionFrame {
   open: boolean;
   savepoints: number;
   /** Turn events published inside the transaction: told to this process's subscribers once it commits. */
-  events: TurnEvent[];
+  events: StoreSignal[];
 }
 
 /** What travels in a NOTIFY: the event and the store instance that sent it (which has told its own subscribers). */
-type NotifiedTurnEvent = TurnEvent & { origin: string };
+type NotifiedStoreSignal = StoreSignal & { origin: string };
 
 /**
  * A {@link Store} over a SQL driver.
@@ -36,7 +36,7 @@ type NotifiedTurnEvent = TurnEvent & { origin: string };
 export function createSqlStore(driver: SqlDriver, search: SearchOptions, options: { lookupCacheMs?: number | undefined } = {}): Store {
   const cache = createLookupCache(options.lookupCacheMs ?? DEFAULT_LOOKUP_CACHE_MS);
   const context = new AsyncLocalStorage<TransactionFrame>();
-  const bus = createTurnEventBus();
+  const bus = createSignalBus();
   const origin = randomUUID();
   const openFrame = (): TransactionFrame | undefined => {
     const frame = context.getStore();
@@ -46,7 +46,7 @@ export function createSqlStore(driver: SqlDriver, search: SearchOptions, options
   const commitEvents: CommitEvents = {
     notification(event) {
       if (!driver.notifications) return null;
-      const payload: NotifiedTurnEvent = { ...event, origin };
+      const payload: NotifiedStoreSignal = { ...event, origin };
       return { channel: driver.notifications.channel, payload: JSON.stringify(payload) };
     },
     published(event) {
@@ -56,7 +56,7 @@ export function createSqlStore(driver: SqlDriver, search: SearchOptions, options
     },
   };
 
-  async function publish(db: Queryable, event: TurnEvent): Promise<void> {
+  async function publish(db: Queryable, event: StoreSignal): Promise<void> {
     const notification = commitEvents.notification(event);
     if (notification) await db.query('select pg_notify($1, $2)', [notification.channel, notification.payload]);
     commitEvents.published(event);
@@ -75,7 +75,7 @@ export function createSqlStore(driver: SqlDriver, search: SearchOptions, options
   async function transaction<T>(fn: (tx: StoreOps) => Promise<T>): Promise<T> {
     const outer = openFrame();
     if (outer) return savepoint(outer, fn);
-    let events: TurnEvent[] = [];
+    let events: StoreSignal[] = [];
     let changed = false;
     const result = await driver.transaction(async (tx) => {
       const frame: TransactionFrame = { tx, open: true, savepoints: 0, ops, events: [] };
@@ -102,7 +102,7 @@ export function createSqlStore(driver: SqlDriver, search: SearchOptions, options
   return {
     ...ops,
     transaction,
-    subscribeTurnEvents(listener) {
+    subscribeSignals(listener) {
       if (driver.notifications && !stopListening) {
         stopListening = driver.notifications.listen((payload) => {
           const event = parseNotifiedEvent(payload);
@@ -121,20 +121,20 @@ export function createSqlStore(driver: SqlDriver, search: SearchOptions, options
   };
 }
 
-function parseNotifiedEvent(payload: string): NotifiedTurnEvent | null {
+function parseNotifiedEvent(payload: string): NotifiedStoreSignal | null {
   try {
     const value = JSON.parse(payload) as Record<string, unknown>;
     const strings = (...names: string[]): boolean => names.every((name) => typeof value[name] === 'string');
     if (value['type'] === 'queued' || value['type'] === 'finished' || value['type'] === 'delta') {
       if (!strings('origin', 'jobId', 'widgetId', 'sessionId')) return null;
-      const { type, origin, jobId, widgetId, sessionId } = value as unknown as Extract<NotifiedTurnEvent, { jobId: string }>;
+      const { type, origin, jobId, widgetId, sessionId } = value as unknown as Extract<NotifiedStoreSignal, { jobId: string }>;
       if (type !== 'delta') return { type, origin, jobId, widgetId, sessionId };
       const delta = value['delta'] as { text?: unknown; at?: unknown } | undefined;
       if (typeof delta?.text !== 'string' || typeof delta.at !== 'number' || !Number.isSafeInteger(delta.at)) return null;
       return { type, origin, jobId, widgetId, sessionId, delta: { text: delta.text, at: delta.at } };
     }
     if (value['type'] === 'session-event' && strings('origin', 'accountId', 'widgetId', 'sessionId')) {
-      const { origin, accountId, widgetId, sessionId } = value as Extract<NotifiedTurnEvent, { accountId: string }>;
+      const { origin, accountId, widgetId, sessionId } = value as Extract<NotifiedStoreSignal, { accountId: string }>;
       return { type: 'session-event', origin, accountId, widgetId, sessionId };
     }
     return null;

@@ -3,7 +3,7 @@ import { systemClock, type Clock } from '../clock.js';
 import { defaultIds, type Ids } from '../ids.js';
 import type { DocumentView, KnowledgeBaseDetail, KnowledgeBaseView, KnowledgeSearchResult } from '../schemas/knowledge.js';
 import type { ProductInput } from '../schemas/product.js';
-import type { Delivery, DeliveryStatus } from '../store/callback-store.js';
+import type { Delivery, DeliveryStatus } from '../store/turn-job-store.js';
 import type { Store } from '../store/store.js';
 import type { WebhookEndpoint } from '../store/webhook-store.js';
 import * as accounts from './accounts.js';

@@ -13,7 +13,7 @@ import { recordExpiry, wakeDeliveries, writeLifecycleEvent, type HandoffChange }
 import { appendMessageEvent } from '../engine/session-events.js';
 import { completedPayload, delivery } from '../engine/turns/payloads.js';
 import { replyView, sessionView } from '../engine/views.js';
-import type { Delivery } from '../store/callback-store.js';
+import type { Delivery } from '../store/turn-job-store.js';
 import type { SessionEvent } from '../store/session-event-store.js';
 import { EVENT_ID_PATTERN } from '../store/session-event-store.js';
 import type { Store, StoreOps } from '../store/store.js';

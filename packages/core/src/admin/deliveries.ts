@@ -1,5 +1,5 @@
 import { SvcError } from '../errors.js';
-import type { Delivery, DeliveryEventName, DeliveryStatus } from '../store/callback-store.js';
+import type { Delivery, DeliveryEventName, DeliveryStatus } from '../store/turn-job-store.js';
 import { accountFilter, owned, type AccountScope, type AdminContext } from './context.js';
 import { redactCredentials } from './redact-url.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { manualClock } from '../clock.js';
-import type { Delivery } from '../store/callback-store.js';
+import type { Delivery } from '../store/turn-job-store.js';
 import { createEngineHarness, agentReply, echoAgent } from '../testing/engine-harness.js';
 import { makeWebhook } from '../testing/fixtures.js';
 import type { Agent } from '../agent.js';

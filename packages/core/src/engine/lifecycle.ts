@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { Session } from '../domain.js';
 import type { Ids } from '../ids.js';
-import { pendingDelivery, type Delivery } from '../store/callback-store.js';
+import { pendingDelivery, type Delivery } from '../store/turn-job-store.js';
 import type { StoreOps } from '../store/store.js';
 import type { LifecycleEventName } from '../store/webhook-store.js';
 import { sessionView } from './views.js';

@@ -16,7 +16,7 @@ import { charge } from './billing.js';
 import type { EngineContext, EngineResult } from './context.js';
 import { createdSessionView, sessionView } from './views.js';
 import { recordExpiry, wakeDeliveries, writeLifecycleEvent } from './lifecycle.js';
-import type { Delivery } from '../store/callback-store.js';
+import type { Delivery } from '../store/turn-job-store.js';
 
 /**
  * Everything that changes a session (create, resume, end, rate, and each step of a turn) is one short transaction

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { zeroCredits } from '../credits.js';
 import { completedPayload, failedPayload } from '../engine/turns/payloads.js';
 import { SvcError } from '../errors.js';
-import type { TurnJob } from '../store/callback-store.js';
+import type { TurnJob } from '../store/turn-job-store.js';
 import { messageCompletedEventSchema, messageFailedEventSchema } from './callback.js';
 
 const job = { sessionId: 'sess_1', widgetId: 'wgt_1' } as TurnJob;

@@ -6,5 +6,5 @@ export { chunkDocument, DEFAULT_CHUNK_CHARS } from './chunking.js';
 export type { ChunkOptions, DocumentChunk } from './chunking.js';
 export { createKeyedMutex } from './keyed-mutex.js';
 export type { KeyedMutex } from './keyed-mutex.js';
-export { createTurnEventBus } from './turn-events.js';
-export type { TurnEventBus } from './turn-events.js';
+export { createSignalBus } from './store-signals.js';
+export type { SignalBus } from './store-signals.js';

@@ -2,12 +2,12 @@ import type { Session, StoredMessage, VisitorContext } from '../domain.js';
 import { chunkDocument } from './chunking.js';
 import { resolveByAgent } from '../session-machine.js';
 import { createMemoryAnalyticsOps } from './memory-analytics-ops.js';
-import { createMemoryCallbackOps } from './memory-callback-ops.js';
+import { createMemoryCallbackOps } from './memory-turn-job-ops.js';
 import { createMemoryGuardOps } from './memory-guard-ops.js';
 import { createMemoryOperatorOps } from './memory-operator-ops.js';
 import { createMemoryWebhookOps } from './memory-webhook-ops.js';
 import { createMemorySessionEventOps } from './memory-session-event-ops.js';
-import type { TurnEvent, TurnJob } from './callback-store.js';
+import type { StoreSignal, TurnJob } from './turn-job-store.js';
 import { searchMemoryKnowledge } from './memory-search.js';
 import type { MemoryState } from './memory-state.js';
 import { byCreation, compareIds, copy, copyOrNull, definedOnly, duplicate, key } from './memory-tables.js';
@@ -17,7 +17,7 @@ import type { SessionPatch, StoreOps } from './store.js';
  * The Store operations over in-memory tables. Each body runs synchronously, so each operation is atomic on its own;
  * isolation from open transactions is the caller's job (see memory-store.ts).
  */
-export function createMemoryOps(state: MemoryState, publish: (event: TurnEvent) => void): StoreOps {
+export function createMemoryOps(state: MemoryState, publish: (event: StoreSignal) => void): StoreOps {
   return {
     ...createMemoryCallbackOps(state),
     ...createMemoryGuardOps(state),
@@ -25,7 +25,7 @@ export function createMemoryOps(state: MemoryState, publish: (event: TurnEvent) 
     ...createMemoryOperatorOps(state),
     ...createMemorySessionEventOps(state, publish),
     ...createMemoryAnalyticsOps(state),
-    async publishTurnEvent(event) {
+    async publishSignal(event) {
       publish(event);
     },
     async acceptTurnJob({ job, userMessage, session }) {

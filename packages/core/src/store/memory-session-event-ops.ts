@@ -1,5 +1,5 @@
 import type { Session } from '../domain.js';
-import type { TurnEvent } from './callback-store.js';
+import type { StoreSignal } from './turn-job-store.js';
 import type { MemoryState } from './memory-state.js';
 import { compareIds, copy } from './memory-tables.js';
 import { compareEventIds, type SessionEvent, type SessionEventOps, type SessionListQuery } from './session-event-store.js';
@@ -8,7 +8,7 @@ import { compareEventIds, type SessionEvent, type SessionEventOps, type SessionL
  * The session event log and the operators' session list over in-memory tables. Transactions run one at a time
  * here, so every event is visible in id order the moment its transaction commits.
  */
-export function createMemorySessionEventOps(state: MemoryState, publish: (event: TurnEvent) => void): SessionEventOps {
+export function createMemorySessionEventOps(state: MemoryState, publish: (event: StoreSignal) => void): SessionEventOps {
   const ordered = (events: Iterable<SessionEvent>, afterId: string | null, limit: number): SessionEvent[] =>
     [...events]
       .filter((event) => afterId === null || compareEventIds(event.id, afterId) > 0)

@@ -10,7 +10,7 @@ import type {
   Visitor,
   Widget,
 } from '../domain.js';
-import type { Delivery, TurnJob } from './callback-store.js';
+import type { Delivery, TurnJob } from './turn-job-store.js';
 import type { DocumentChunk } from './chunking.js';
 import { Journal, Table } from './memory-tables.js';
 import type { ConsoleSession, Operator } from './operator-store.js';

@@ -3,15 +3,15 @@ import { createKeyedMutex } from './keyed-mutex.js';
 import { createMemoryOps } from './memory-ops.js';
 import { createMemoryState } from './memory-state.js';
 import type { Store, StoreOps } from './store.js';
-import type { TurnEvent } from './callback-store.js';
-import { createTurnEventBus } from './turn-events.js';
+import type { StoreSignal } from './turn-job-store.js';
+import { createSignalBus } from './store-signals.js';
 
 /** The transaction a call runs in, found through async context so nested calls can join it. */
 interface TransactionFrame {
   ops: StoreOps;
   open: boolean;
   /** Turn events published inside the transaction, told to subscribers once it commits. */
-  events: TurnEvent[];
+  events: StoreSignal[];
 }
 
 /** Every operation and transaction queues on this one key: the memory store is serialisable by construction. */
@@ -39,7 +39,7 @@ const WHOLE_STORE = 'store';
 export function createMemoryStore(): Store {
   const state = createMemoryState();
   const exclusive = createKeyedMutex();
-  const bus = createTurnEventBus();
+  const bus = createSignalBus();
   const context = createAsyncContext<TransactionFrame>();
   // Inside a transaction an event waits for the commit (and is dropped by a rollback).
   const ops = createMemoryOps(state, (event) => {
@@ -98,7 +98,7 @@ export function createMemoryStore(): Store {
   return {
     ...shared,
     transaction,
-    subscribeTurnEvents: (listener) => bus.subscribe(listener),
+    subscribeSignals: (listener) => bus.subscribe(listener),
     async close() {
       closed = true;
     },

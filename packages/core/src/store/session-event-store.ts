@@ -42,7 +42,7 @@ export interface SessionListQuery {
 export interface SessionEventOps {
   /**
    * Appends an event, to be called with the session's row locked in the transaction that changes it; subscribers
-   * (`Store.subscribeTurnEvents`, type `session-event`) hear of it once that commits. Returns its id.
+   * (`Store.subscribeSignals`, type `session-event`) hear of it once that commits. Returns its id.
    */
   appendSessionEvent(event: NewSessionEvent): Promise<string>;
   /** A session's events after `afterId` (from the first when null), oldest first, at most `limit`. */

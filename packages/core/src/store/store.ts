@@ -1,4 +1,4 @@
-import type { CallbackOps, TurnEvent } from './callback-store.js';
+import type { TurnJobOps, StoreSignal } from './turn-job-store.js';
 import type { GuardOps } from './guard-store.js';
 import type { OperatorOps } from './operator-store.js';
 import type { WebhookOps } from './webhook-store.js';
@@ -24,7 +24,7 @@ import type {
  * together with {@link Store.transaction}. `insert…` methods reject an id that already exists unless stated
  * otherwise. Returned objects are the caller's: mutating them changes nothing stored.
  */
-export interface StoreOps extends CallbackOps, GuardOps, WebhookOps, SessionEventOps, OperatorOps, AnalyticsOps {
+export interface StoreOps extends TurnJobOps, GuardOps, WebhookOps, SessionEventOps, OperatorOps, AnalyticsOps {
   // Accounts and credits
   insertAccount(account: Account): Promise<void>;
   getAccount(id: string): Promise<Account | null>;
@@ -205,6 +205,6 @@ export interface Store extends StoreOps {
    * publishing transaction commits. Best effort (a dropped database connection may lose some): callers keep a
    * polling fallback. Returns the unsubscribe function.
    */
-  subscribeTurnEvents(listener: (event: TurnEvent) => void): () => void;
+  subscribeSignals(listener: (event: StoreSignal) => void): () => void;
   close(): Promise<void>;
 }

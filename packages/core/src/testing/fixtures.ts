@@ -10,7 +10,7 @@ import type {
   StoredMessage,
   Widget,
 } from '../domain.js';
-import type { Delivery, TurnJob } from '../store/callback-store.js';
+import type { Delivery, TurnJob } from '../store/turn-job-store.js';
 import type { ConsoleSession, Operator } from '../store/operator-store.js';
 import type { IdempotencyRecord } from '../store/store.js';
 import type { WebhookEndpoint } from '../store/webhook-store.js';

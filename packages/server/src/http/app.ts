@@ -1,8 +1,8 @@
 import { Hono, type Handler, type MiddlewareHandler } from 'hono';
 import { requestId } from 'hono/request-id';
 import { defaultIds, parseInput, systemClock, SvcError, type Clock, type Engine, type OperatorContext, type PasswordHasher, type ReplyFormatter, type Store } from '@svc/core';
-import { operatorAdmin } from '../admin/operator-admin.js';
-import { scryptPasswords } from '../admin/passwords.js';
+import { operatorAdmin } from '../cli/operator-admin.js';
+import { scryptPasswords } from '../cli/passwords.js';
 import type { Logger } from 'pino';
 import { createOperations, operationsMiddleware, type Operations } from '../operations/operations.js';
 import { buildOpenApiDocument } from '../openapi/document.js';

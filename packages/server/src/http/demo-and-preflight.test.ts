@@ -6,7 +6,7 @@ import { listen } from '../node-server.js';
 import { createRuntime } from '../runtime.js';
 import { seedDemo } from '../seed.js';
 import { PRODUCTION_STORES } from '../testing/production-stores.js';
-import { operatorAdmin } from '../admin/operator-admin.js';
+import { operatorAdmin } from '../cli/operator-admin.js';
 import { ANY_ACCOUNT } from '@svc/core';
 
 // PGlite and PostgreSQL on a shared 2-core machine: generous per-test time, the assertions stay exact.

@@ -5,7 +5,7 @@ import { createRuntime } from '../runtime.js';
 import { seedDemo } from '../seed.js';
 import { runFuzz, summaryLine, type Finding, type FuzzTarget } from '../testing/fuzz.js';
 import { PRODUCTION_STORES, type OpenedStore } from '../testing/production-stores.js';
-import { operatorAdmin } from '../admin/operator-admin.js';
+import { operatorAdmin } from '../cli/operator-admin.js';
 import { ANY_ACCOUNT } from '@svc/core';
 
 /**

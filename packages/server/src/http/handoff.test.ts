@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { verifyCallback, type CallbackEvent } from '@svc/callbacks';
 import { randomBase62, readEventStream } from '@svc/core';
-import { operatorAdmin } from '../admin/operator-admin.js';
+import { operatorAdmin } from '../cli/operator-admin.js';
 import { loadConfig } from '../config.js';
 import { openStore } from '../open-store.js';
 import { CLI_SCRIPT, kill, nodeWithTsx, runCli } from '../testing/processes.js';

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import { SvcError, type Engine, type Principal, type Store, type StreamedSessionEvent, type TurnEvent } from '@svc/core';
+import { SvcError, type Engine, type Principal, type Store, type StreamedSessionEvent, type StoreSignal } from '@svc/core';
 import type { Logger } from 'pino';
 import type { AppEnv } from './auth.js';
 
@@ -95,7 +95,7 @@ export interface EventLogSource {
   store: Store;
   after: string | null;
   read(after: string | null, limit: number): Promise<{ events: StreamedSessionEvent[]; next: string | null }>;
-  wakesOn(event: TurnEvent): boolean;
+  wakesOn(event: StoreSignal): boolean;
   /** Gives the stream's slot back when it ends. */
   release(): void;
 }
@@ -145,7 +145,7 @@ export function streamEventLog(c: Context<AppEnv>, source: EventLogSource, optio
 
     let finish!: () => void;
     const finished = new Promise<void>((resolve) => (finish = resolve));
-    const unsubscribe = source.store.subscribeTurnEvents((event) => {
+    const unsubscribe = source.store.subscribeSignals((event) => {
       if (source.wakesOn(event)) void pump();
     });
     const poll = setInterval(() => void pump(), options.pollMs ?? 5_000);

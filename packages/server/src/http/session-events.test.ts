@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 
 vi.setConfig({ testTimeout: 20_000 });
 import { acceptHandoff, ANY_ACCOUNT, defaultIds, readEventStream, replyAsOperator, systemClock, type ServerSentEvent } from '@svc/core';
-import { operatorAdmin } from '../admin/operator-admin.js';
+import { operatorAdmin } from '../cli/operator-admin.js';
 import { createHarness } from '../testing/harness.js';
 
 const ORIGIN = 'https://shop.example.com';

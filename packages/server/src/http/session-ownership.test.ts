@@ -5,7 +5,7 @@ vi.setConfig({ testTimeout: 30_000 });
 import { createScriptedAgent } from '@svc/agents';
 import { createHarness } from '../testing/harness.js';
 import { PRODUCTION_STORES } from '../testing/production-stores.js';
-import { operatorAdmin } from '../admin/operator-admin.js';
+import { operatorAdmin } from '../cli/operator-admin.js';
 import { ANY_ACCOUNT } from '@svc/core';
 
 const ORIGIN = 'https://shop.example';

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { createInstantAgent } from '@svc/agents';
 import { randomBase62, type Store } from '@svc/core';
 import { createPgliteStore, createPostgresStore } from '@svc/store-postgres';
-import { operatorAdmin } from '../admin/operator-admin.js';
+import { operatorAdmin } from '../cli/operator-admin.js';
 import { createLogger } from '../logger.js';
 import { listen } from '../node-server.js';
 import { createRuntime } from '../runtime.js';

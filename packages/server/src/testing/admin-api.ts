@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { createOperator, defaultIds, readEventStream, systemClock, type Scope, type ServerSentEvent, type Store } from '@svc/core';
-import { operatorAdmin } from '../admin/operator-admin.js';
-import { scryptPasswords } from '../admin/passwords.js';
+import { operatorAdmin } from '../cli/operator-admin.js';
+import { scryptPasswords } from '../cli/passwords.js';
 import { createLogger } from '../logger.js';
 import { listen, type RunningServer } from '../node-server.js';
 import { createRuntime, type Runtime } from '../runtime.js';

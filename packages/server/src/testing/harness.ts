@@ -2,7 +2,7 @@ import { DEMO_KNOWLEDGE, createLocalAgent } from '@svc/agents';
 import { createMemoryStore, type Agent, type Clock, type Scope, type Store } from '@svc/core';
 import { createLogger } from '../logger.js';
 import { createRuntime, type Runtime } from '../runtime.js';
-import { operatorAdmin } from '../admin/operator-admin.js';
+import { operatorAdmin } from '../cli/operator-admin.js';
 
 export interface HarnessOptions {
   store?: Store;

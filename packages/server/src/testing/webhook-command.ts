@@ -1,5 +1,5 @@
 import type { Store } from '@svc/core';
-import { runAdmin, type CommandOutput, type Values } from '../admin/commands.js';
+import { runAdmin, type CommandOutput, type Values } from '../cli/commands.js';
 import { loadConfig } from '../config.js';
 
 /** `svc webhooks <command>` as the CLI runs it, against `store`, with the private-callback policy given. */

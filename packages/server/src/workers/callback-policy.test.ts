@@ -10,7 +10,7 @@ import { PRODUCTION_STORES } from '../testing/production-stores.js';
 import { startReceiver } from '../testing/receiver.js';
 import { selfSignedCertificate } from '../testing/test-certificate.js';
 import { policyLookup } from './post-callback.js';
-import { operatorAdmin } from '../admin/operator-admin.js';
+import { operatorAdmin } from '../cli/operator-admin.js';
 
 const HOST = 'callbacks.example';
 const certificate = selfSignedCertificate(HOST);

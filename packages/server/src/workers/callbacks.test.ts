@@ -7,7 +7,7 @@ import { CREDIT_BUCKETS } from '@svc/core';
 import { createHarness, type Harness } from '../testing/harness.js';
 import { startReceiver } from '../testing/receiver.js';
 import type { Workers } from './workers.js';
-import { operatorAdmin } from '../admin/operator-admin.js';
+import { operatorAdmin } from '../cli/operator-admin.js';
 
 let cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createScriptedAgent } from '@svc/agents';
 import { createHarness } from '../testing/harness.js';
 import { startReceiver } from '../testing/receiver.js';
-import { operatorAdmin } from '../admin/operator-admin.js';
+import { operatorAdmin } from '../cli/operator-admin.js';
 
 /** A harness whose agent answers only when the test says so, with a callback key and workers running. */
 async function setUp() {

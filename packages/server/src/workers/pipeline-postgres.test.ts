@@ -9,7 +9,7 @@ import { listen, type RunningServer } from '../node-server.js';
 import { createRuntime } from '../runtime.js';
 import { kill, startServiceProcess } from '../testing/processes.js';
 import { createSessions, historyProblems, readTurns, sendTurns, type TurnCall } from '../testing/turn-load.js';
-import { operatorAdmin } from '../admin/operator-admin.js';
+import { operatorAdmin } from '../cli/operator-admin.js';
 
 const DATABASE_URL = process.env.SVC_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 

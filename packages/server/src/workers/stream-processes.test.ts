@@ -4,7 +4,7 @@ import { createScriptedAgent } from '@svc/agents';
 import { randomBase62 } from '@svc/core';
 import { makeTurnJob } from '@svc/core/testing';
 import { createPostgresStore } from '@svc/store-postgres';
-import { operatorAdmin } from '../admin/operator-admin.js';
+import { operatorAdmin } from '../cli/operator-admin.js';
 import { createLogger } from '../logger.js';
 import { listen } from '../node-server.js';
 import { createRuntime } from '../runtime.js';

@@ -7,7 +7,7 @@ import { createPostgresStore } from '@svc/store-postgres';
 import { kill, startServiceProcess } from '../testing/processes.js';
 import { startReceiver } from '../testing/receiver.js';
 import { webhookCommand } from '../testing/webhook-command.js';
-import { operatorAdmin } from '../admin/operator-admin.js';
+import { operatorAdmin } from '../cli/operator-admin.js';
 
 const DATABASE_URL = process.env.SVC_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 

@@ -12,7 +12,7 @@ import { PRODUCTION_STORES } from '../testing/production-stores.js';
 import { startReceiver, type ReceivedDelivery } from '../testing/receiver.js';
 import { selfSignedCertificate } from '../testing/test-certificate.js';
 import { webhookCommand } from '../testing/webhook-command.js';
-import { operatorAdmin } from '../admin/operator-admin.js';
+import { operatorAdmin } from '../cli/operator-admin.js';
 
 const HOST = 'hooks.example';
 const PUBLIC_ADDRESS: LookupAddress[] = [{ address: '93.184.215.14', family: 4 }];

@@ -1,4 +1,4 @@
-import type { SessionEvent, SessionEventOps, TurnEvent } from '@svc/core';
+import type { SessionEvent, SessionEventOps, StoreSignal } from '@svc/core';
 import { json, toSession, type SessionRow } from '../rows.js';
 import type { Db } from './db.js';
 
@@ -28,7 +28,7 @@ const COLUMNS = 'id::text as id, account_id, widget_id, session_id, type, data, 
  * The session event log (issue 13) and the operators' session list. Ids are bigserial values, read and compared as
  * bigints and handed out as decimal strings.
  */
-export function sessionEventOps(db: Db, publish: (event: TurnEvent) => Promise<void>): SessionEventOps {
+export function sessionEventOps(db: Db, publish: (event: StoreSignal) => Promise<void>): SessionEventOps {
   return {
     async appendSessionEvent(event) {
       const [row] = await db().query<{ id: string }>(

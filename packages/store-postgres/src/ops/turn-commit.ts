@@ -1,13 +1,13 @@
-import type { Delivery, StoreOps, TurnCommit, TurnEvent } from '@svc/core';
+import type { Delivery, StoreOps, TurnCommit, StoreSignal } from '@svc/core';
 import { json, toMessage, type MessageRow } from '../rows.js';
 import type { Db } from './db.js';
 
 /** How the commit tells others that a turn finished: `NOTIFY` in the same statement, and this process's listeners. */
 export interface CommitEvents {
   /** Channel and payload of the cross-process notification; null where no other process can listen (PGlite). */
-  notification(event: TurnEvent): { channel: string; payload: string } | null;
+  notification(event: StoreSignal): { channel: string; payload: string } | null;
   /** Tells this process's subscribers, after the commit (at once, or when the enclosing transaction commits). */
-  published(event: TurnEvent): void;
+  published(event: StoreSignal): void;
 }
 
 /**
@@ -93,7 +93,7 @@ export function turnCommitOps(db: Db, events: CommitEvents): Pick<StoreOps, 'com
   return {
     async commitTurn(commit: TurnCommit) {
       const { reply, charge } = commit;
-      const event: TurnEvent = { type: 'finished', jobId: commit.jobId, widgetId: reply.widgetId, sessionId: reply.sessionId };
+      const event: StoreSignal = { type: 'finished', jobId: commit.jobId, widgetId: reply.widgetId, sessionId: reply.sessionId };
       const notification = events.notification(event);
       const [row] = await db().query<MessageRow>(COMMIT_TURN, [
         commit.jobId,

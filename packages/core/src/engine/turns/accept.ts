@@ -2,7 +2,7 @@ import type { IdentityClaims } from '../../agent.js';
 import type { Principal, Session, SurfacedForm, VisitorContext, Widget } from '../../domain.js';
 import { SvcError } from '../../errors.js';
 import { assertAcceptsMessages, touch } from '../../session-machine.js';
-import type { TurnJob, TurnMode } from '../../store/callback-store.js';
+import type { TurnJob, TurnMode } from '../../store/turn-job-store.js';
 import type { StoreOps } from '../../store/store.js';
 import { assertCredits, checkSession } from '../access.js';
 import type { EngineContext } from '../context.js';

@@ -3,7 +3,7 @@ import { priceTurn, totalCredits } from '../../credits.js';
 import type { ReplyFormat, Session, StoredMessage, Visitor, VisitorContext, Widget } from '../../domain.js';
 import { ERROR_STATUS, SvcError, isSvcError, type ErrorCode } from '../../errors.js';
 import { resolveByAgent } from '../../session-machine.js';
-import type { Delivery, TurnCommit, TurnJob } from '../../store/callback-store.js';
+import type { Delivery, TurnCommit, TurnJob } from '../../store/turn-job-store.js';
 import type { StoreOps } from '../../store/store.js';
 import { ledgerEntry } from '../billing.js';
 import type { EngineContext } from '../context.js';
@@ -324,7 +324,7 @@ async function fail(ctx: EngineContext, job: TurnJob, hooks: RunHooks, setting: 
 }
 
 function finished(tx: StoreOps, job: TurnJob): Promise<void> {
-  return tx.publishTurnEvent({ type: 'finished', jobId: job.id, widgetId: job.widgetId, sessionId: job.sessionId });
+  return tx.publishSignal({ type: 'finished', jobId: job.id, widgetId: job.widgetId, sessionId: job.sessionId });
 }
 
 /** The outcome of a job that finished in another process (or earlier), read back from the store. */

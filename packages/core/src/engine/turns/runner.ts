@@ -1,4 +1,4 @@
-import type { TurnEvent, TurnJob } from '../../store/callback-store.js';
+import type { StoreSignal, TurnJob } from '../../store/turn-job-store.js';
 import type { EngineContext } from '../context.js';
 import { LeaseLostError, runTurnJob, storedOutcome, type StartedTurn, type TurnOutcome, type TurnSetting } from './run.js';
 
@@ -83,7 +83,7 @@ export function createTurnRunner(ctx: EngineContext, options: TurnRunnerOptions)
   const running = new Map<string, Promise<void>>();
   let closed = false;
 
-  const unsubscribe = ctx.store.subscribeTurnEvents(onEvent);
+  const unsubscribe = ctx.store.subscribeSignals(onEvent);
   const poll = setInterval(() => void pollFallback(), options.pollMs);
   (poll as { unref?: () => void }).unref?.();
 
@@ -174,7 +174,7 @@ export function createTurnRunner(ctx: EngineContext, options: TurnRunnerOptions)
         const text = piece.text.slice(0, REMOTE_DELTA_CHARS);
         if (text.length < piece.text.length) queue.unshift({ text: piece.text.slice(text.length), at: piece.at + text.length });
         await ctx.store
-          .publishTurnEvent({ type: 'delta', jobId: job.id, widgetId: job.widgetId, sessionId: job.sessionId, delta: { text, at: piece.at } })
+          .publishSignal({ type: 'delta', jobId: job.id, widgetId: job.widgetId, sessionId: job.sessionId, delta: { text, at: piece.at } })
           .catch((error: unknown) => ctx.logger.error('could not publish a streamed piece of a turn', { jobId: job.id, error: String(error) }));
       }
       sending = false;
@@ -215,7 +215,7 @@ export function createTurnRunner(ctx: EngineContext, options: TurnRunnerOptions)
     }
   }
 
-  function onEvent(event: TurnEvent): void {
+  function onEvent(event: StoreSignal): void {
     if (event.type === 'delta') {
       const target = event.delta && !running.has(event.jobId) ? watches.get(event.jobId) : undefined;
       if (!target || !event.delta || event.delta.at !== target.received) return;

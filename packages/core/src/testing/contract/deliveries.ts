@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import type { Delivery } from '../../store/callback-store.js';
+import type { Delivery } from '../../store/turn-job-store.js';
 import type { Store } from '../../store/store.js';
 import { at, makeDelivery, makeTurnJob } from '../fixtures.js';
 

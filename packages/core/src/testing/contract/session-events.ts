@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import type { TurnEvent } from '../../store/callback-store.js';
+import type { StoreSignal } from '../../store/turn-job-store.js';
 import type { NewSessionEvent } from '../../store/session-event-store.js';
 import type { Store } from '../../store/store.js';
 import { at, makeMessage, makeSession } from '../fixtures.js';
@@ -74,8 +74,8 @@ export function sessionEventContract(store: () => Store): void {
   });
 
   it('drops the events of a rolled-back transaction and tells subscribers only after the commit', async () => {
-    const heard: TurnEvent[] = [];
-    const stop = store().subscribeTurnEvents((notice) => heard.push(notice));
+    const heard: StoreSignal[] = [];
+    const stop = store().subscribeSignals((notice) => heard.push(notice));
     await expect(
       store().transaction(async (tx) => {
         await tx.appendSessionEvent(event());

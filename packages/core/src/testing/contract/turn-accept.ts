@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import type { Account, Session } from '../../domain.js';
-import type { GuardedTurnAcceptance, TurnJob } from '../../store/callback-store.js';
+import type { GuardedTurnAcceptance, TurnJob } from '../../store/turn-job-store.js';
 import type { Store } from '../../store/store.js';
 import { at, makeAccount, makeIdempotencyRecord, makeMessage, makeSession, makeTurnJob } from '../fixtures.js';
 
@@ -42,7 +42,7 @@ function acceptance(session: Session, overrides: Partial<GuardedTurnAcceptance> 
   };
 }
 
-/** `CallbackOps.acceptTurnAtOnce`: the common acceptance as one guarded write (DESIGN.md section 3a). */
+/** `TurnJobOps.acceptTurnAtOnce`: the common acceptance as one guarded write (DESIGN.md section 3a). */
 export function turnAcceptContract(store: () => Store): void {
   async function seed(account: Partial<Account> = {}, session: Partial<Session> = {}): Promise<{ account: Account; session: Session }> {
     const paying = makeAccount(account);

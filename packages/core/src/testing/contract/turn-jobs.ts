@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import type { TurnJob } from '../../store/callback-store.js';
+import type { TurnJob } from '../../store/turn-job-store.js';
 import type { Store } from '../../store/store.js';
 import { at, makeTurnJob } from '../fixtures.js';
 

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import type { Session } from '../../domain.js';
-import type { TurnCommit, TurnEvent, TurnJob } from '../../store/callback-store.js';
+import type { TurnCommit, StoreSignal, TurnJob } from '../../store/turn-job-store.js';
 import type { Store } from '../../store/store.js';
 import { at, makeAccount, makeDelivery, makeIdempotencyRecord, makeLedgerEntry, makeMessage, makeSession, makeTurnJob } from '../fixtures.js';
 
@@ -8,9 +8,9 @@ const LEASE_MS = 30_000;
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Collects the turn events a store tells its subscribers. */
-function listen(store: Store): { events: TurnEvent[]; stop: () => void } {
-  const events: TurnEvent[] = [];
-  const stop = store.subscribeTurnEvents((event) => events.push(event));
+function listen(store: Store): { events: StoreSignal[]; stop: () => void } {
+  const events: StoreSignal[] = [];
+  const stop = store.subscribeSignals((event) => events.push(event));
   return { events, stop };
 }
 
@@ -194,10 +194,10 @@ export function turnPipelineContract(store: () => Store): void {
 
   it('tells subscribers about a turn event once its transaction commits, and never about a rolled back one', async () => {
     const { events, stop } = listen(store());
-    const event: TurnEvent = { type: 'finished', jobId: 'job_e1', widgetId: 'wgt_e', sessionId: 'sess_e' };
+    const event: StoreSignal = { type: 'finished', jobId: 'job_e1', widgetId: 'wgt_e', sessionId: 'sess_e' };
     let seenInside = -1;
     await store().transaction(async (tx) => {
-      await tx.publishTurnEvent(event);
+      await tx.publishSignal(event);
       await pause(20);
       seenInside = events.length;
     });
@@ -206,14 +206,14 @@ export function turnPipelineContract(store: () => Store): void {
 
     await expect(
       store().transaction(async (tx) => {
-        await tx.publishTurnEvent({ ...event, jobId: 'job_rolled_back' });
+        await tx.publishSignal({ ...event, jobId: 'job_rolled_back' });
         throw new Error('rollback');
       }),
     ).rejects.toThrow('rollback');
-    await store().publishTurnEvent({ ...event, jobId: 'job_e2' });
+    await store().publishSignal({ ...event, jobId: 'job_e2' });
     await eventually(() => expect(events.map((e) => ('jobId' in e ? e.jobId : e.type))).toEqual(['job_e1', 'job_e2']));
     stop();
-    await store().publishTurnEvent({ ...event, jobId: 'job_after_stop' });
+    await store().publishSignal({ ...event, jobId: 'job_after_stop' });
     await pause(50);
     expect(events.map((e) => ('jobId' in e ? e.jobId : e.type))).toEqual(['job_e1', 'job_e2']);
   });

@@ -1,14 +1,14 @@
-import type { TurnEvent } from './callback-store.js';
+import type { StoreSignal } from './turn-job-store.js';
 
 /** In-process fan-out of turn events, shared by the stores (each adds its own cross-process relay, if any). */
-export interface TurnEventBus {
+export interface SignalBus {
   /** Calls every listener soon (never synchronously: a publisher may be in the middle of a commit). */
-  publish(event: TurnEvent): void;
-  subscribe(listener: (event: TurnEvent) => void): () => void;
+  publish(event: StoreSignal): void;
+  subscribe(listener: (event: StoreSignal) => void): () => void;
 }
 
-export function createTurnEventBus(): TurnEventBus {
-  const listeners = new Set<(event: TurnEvent) => void>();
+export function createSignalBus(): SignalBus {
+  const listeners = new Set<(event: StoreSignal) => void>();
   return {
     publish(event) {
       if (listeners.size === 0) return;

@@ -109,7 +109,7 @@ export interface TurnClaim {
  * of a streamed reply was written (`delta`); and when a session's event log grew (`session-event`, see
  * `SessionEventOps`), so event streams need not poll either.
  */
-export type TurnEvent = JobEvent | { type: 'session-event'; accountId: string; widgetId: string; sessionId: string };
+export type StoreSignal = JobEvent | { type: 'session-event'; accountId: string; widgetId: string; sessionId: string };
 
 export interface JobEvent {
   type: 'queued' | 'finished' | 'delta';
@@ -123,7 +123,7 @@ export interface JobEvent {
   delta?: { text: string; at: number };
 }
 
-/** Step 3 of a turn (DESIGN.md section 3a), written at once by {@link CallbackOps.commitTurn}. */
+/** Step 3 of a turn (DESIGN.md section 3a), written at once by {@link TurnJobOps.commitTurn}. */
 export interface TurnCommit {
   jobId: string;
   /** Nothing is written unless this lease holder still holds the running job. */
@@ -143,7 +143,7 @@ export interface TurnCommit {
   deliveries: Delivery[];
 }
 
-/** What accepting a turn writes, at once: see {@link CallbackOps.acceptTurnJob}. */
+/** What accepting a turn writes, at once: see {@link TurnJobOps.acceptTurnJob}. */
 export interface TurnAcceptance {
   job: TurnJob;
   /** The visitor's message when the turn starts at once (the job is claimed at acceptance); null when it is queued. */
@@ -153,7 +153,7 @@ export interface TurnAcceptance {
 }
 
 /**
- * A turn's acceptance as one guarded write: see {@link CallbackOps.acceptTurnAtOnce}. The guard holds every check of
+ * A turn's acceptance as one guarded write: see {@link TurnJobOps.acceptTurnAtOnce}. The guard holds every check of
  * the full acceptance (engine/turns/accept.ts) that a message turn can fail; anything the guard cannot decide (a
  * form's answers, an expired session to record, an idempotency record to replay) leaves it to that full path.
  */
@@ -184,7 +184,7 @@ export interface GuardedTurnAcceptance {
   historyLimit: number;
 }
 
-/** What {@link CallbackOps.acceptTurnAtOnce} wrote and what the turn's agent needs, read in the same write. */
+/** What {@link TurnJobOps.acceptTurnAtOnce} wrote and what the turn's agent needs, read in the same write. */
 export interface GuardedTurnAccepted {
   /** The job was claimed at acceptance (its turn started: the visitor's message is in the history). */
   claimed: boolean;
@@ -214,7 +214,7 @@ export interface DeliveryAttempt {
   nextAttemptAt: Date | null;
 }
 
-export interface CallbackOps {
+export interface TurnJobOps {
   insertTurnJob(job: TurnJob): Promise<void>;
   /**
    * The writes of a turn's acceptance in one round trip (DESIGN.md section 3a): the job, its visitor message when
@@ -242,7 +242,7 @@ export interface CallbackOps {
   hasUnfinishedTurnJob(widgetId: string, sessionId: string): Promise<boolean>;
   /**
    * Claims the session's earliest unfinished job if it is queued or its lease expired (the claim rule of
-   * {@link CallbackOps.claimTurnJobs}, for one session); null when there is none or someone else holds it.
+   * {@link TurnJobOps.claimTurnJobs}, for one session); null when there is none or someone else holds it.
    */
   claimSessionTurnJob(widgetId: string, sessionId: string, claim: TurnClaim): Promise<TurnJob | null>;
   /** Heartbeat of a running job: pushes its lease to `until` if `owner` still holds it; false when lost. */
@@ -259,8 +259,8 @@ export interface CallbackOps {
    * job is no longer `owner`'s (or its session is gone), in which case nothing is written.
    */
   commitTurn(commit: TurnCommit): Promise<StoredMessage | null>;
-  /** Tells every subscriber (see `Store.subscribeTurnEvents`) about `event` once the current transaction commits. */
-  publishTurnEvent(event: TurnEvent): Promise<void>;
+  /** Tells every subscriber (see `Store.subscribeSignals`) about `event` once the current transaction commits. */
+  publishSignal(event: StoreSignal): Promise<void>;
 
   insertDelivery(delivery: Delivery): Promise<void>;
   getDelivery(id: string): Promise<Delivery | null>;

@@ -1,4 +1,4 @@
-import type { CallbackOps, Delivery, TurnJob } from './callback-store.js';
+import type { TurnJobOps, Delivery, TurnJob } from './turn-job-store.js';
 import type { MemoryState, SequencedTurnJob } from './memory-state.js';
 import { byCreation, copy, copyOrNull, duplicate, key } from './memory-tables.js';
 
@@ -7,7 +7,7 @@ import { byCreation, copy, copyOrNull, duplicate, key } from './memory-tables.js
  * LOCKED` queries. Each body runs synchronously, so a claim is atomic and two claims never return the same row.
  * (`setApiKeyCallbackSecret` lives with the other API key operations.)
  */
-export function createMemoryCallbackOps(state: MemoryState): Omit<CallbackOps, 'setApiKeyCallbackSecret' | 'publishTurnEvent' | 'commitTurn' | 'acceptTurnJob' | 'acceptTurnAtOnce'> {
+export function createMemoryCallbackOps(state: MemoryState): Omit<TurnJobOps, 'setApiKeyCallbackSecret' | 'publishSignal' | 'commitTurn' | 'acceptTurnJob' | 'acceptTurnAtOnce'> {
   return {
     async insertTurnJob(job) {
       if (state.turnJobs.has(job.id)) throw duplicate('turn job', job.id);
