@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { metaSchema } from './credits.js';
+import { historyItemSchema, messageReplySchema, processingReplySchema } from './message.js';
+import { sessionSchema } from './session.js';
+
+/**
+ * THE STREAM PROTOCOL, once (DESIGN.md sections 3b and 4): every event a server-sent event stream of the service
+ * carries, as one zod schema each. The server's writers, the OpenAPI document and the readers of `@svc/client` and
+ * the widget take the names and shapes from here; nobody spells an event name as a string literal elsewhere.
+ *
+ * The names are plain constants beside the schemas so that a reader which must stay small (the widget) imports
+ * only them and its bundler drops the schemas.
+ */
+
+/** Events of a streamed turn (`response_type: "stream"`), in the order they come: start, deltas, one outcome. */
+export const TURN_EVENT = {
+  start: 'message.start',
+  delta: 'message.delta',
+  completed: 'message.completed',
+  failed: 'message.failed',
+  handoff: 'message.handoff',
+} as const;
+export type TurnEventName = (typeof TURN_EVENT)[keyof typeof TURN_EVENT];
+
+/** Events of a session's event stream (`GET …/events`). */
+export const SESSION_EVENT = {
+  messageCreated: 'message.created',
+  sessionUpdated: 'session.updated',
+} as const;
+export type SessionEventName = (typeof SESSION_EVENT)[keyof typeof SESSION_EVENT];
+
+const streamErrorSchema = z.object({ code: z.string(), message: z.string(), field: z.string().optional() });
+
+/**
+ * The `data` of each turn event. `completed` carries the reply exactly as a sync call returns it; `handoff` what a
+ * sync call answers while a person has the conversation (202, no message id).
+ */
+export const turnEventDataSchemas = {
+  [TURN_EVENT.start]: z
+    .strictObject({ messageId: z.string(), sessionId: z.string() })
+    .describe('The turn was accepted; its reply lands in the history under `messageId` even if the client disconnects.'),
+  [TURN_EVENT.delta]: z
+    .strictObject({ text: z.string() })
+    .describe("The next piece of the reply's Markdown; the pieces concatenate to `data.content` of `message.completed`."),
+  [TURN_EVENT.completed]: z
+    .strictObject({ data: messageReplySchema, meta: metaSchema })
+    .describe('The reply exactly as a sync call returns it, and what the turn cost (the last event).'),
+  [TURN_EVENT.failed]: z
+    .strictObject({ error: streamErrorSchema, meta: metaSchema })
+    .describe("The turn failed after acceptance (e.g. `agent_unavailable`); the visitor's message is kept, nothing is billed."),
+  [TURN_EVENT.handoff]: z
+    .strictObject({ data: processingReplySchema.extend({ messageId: z.null() }), meta: metaSchema })
+    .describe('No AI reply: a person has the conversation; their reply comes on the session event stream and in the history.'),
+} as const;
+
+/** The `data` of each session event. */
+export const sessionEventDataSchemas = {
+  [SESSION_EVENT.messageCreated]: historyItemSchema.describe('A message written into the session by a person (an operator).'),
+  [SESSION_EVENT.sessionUpdated]: sessionSchema.describe('The session changed (status, handoff or rating): what get-session answers now.'),
+} as const;
+
+/** A turn event as a reader yields it: its name as `type` beside the fields of its data. */
+export const turnStreamEventSchema = z.discriminatedUnion('type', [
+  turnEventDataSchemas[TURN_EVENT.start].extend({ type: z.literal(TURN_EVENT.start) }),
+  turnEventDataSchemas[TURN_EVENT.delta].extend({ type: z.literal(TURN_EVENT.delta) }),
+  turnEventDataSchemas[TURN_EVENT.completed].extend({ type: z.literal(TURN_EVENT.completed) }),
+  turnEventDataSchemas[TURN_EVENT.failed].extend({ type: z.literal(TURN_EVENT.failed) }),
+  turnEventDataSchemas[TURN_EVENT.handoff].extend({ type: z.literal(TURN_EVENT.handoff) }),
+]);
+export type TurnStreamEvent = z.infer<typeof turnStreamEventSchema>;
+export type TurnEventData<N extends TurnEventName> = z.infer<(typeof turnEventDataSchemas)[N]>;
+
+/** A session event as a reader yields it: its name as `type`, its SSE `id`, and its data. */
+export const sessionStreamEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal(SESSION_EVENT.messageCreated), id: z.string(), data: sessionEventDataSchemas[SESSION_EVENT.messageCreated] }),
+  z.object({ type: z.literal(SESSION_EVENT.sessionUpdated), id: z.string(), data: sessionEventDataSchemas[SESSION_EVENT.sessionUpdated] }),
+]);
+export type SessionStreamEvent = z.infer<typeof sessionStreamEventSchema>;
+
+/**
+ * The AI SDK's UI message stream protocol (v1, header `x-vercel-ai-ui-message-stream: v1`) as POST …/chat writes it:
+ * one JSON chunk per `data:` line, ended by `[DONE]`. These are the chunk shapes of the SDK's `UIMessageChunk` that
+ * the service uses, no field beyond them (the SDK's client validates strictly); a type test holds them to the SDK's.
+ */
+export const uiMessageChunkSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('start'), messageId: z.string(), messageMetadata: z.strictObject({ sessionId: z.string() }) }),
+  z.strictObject({ type: z.literal('text-start'), id: z.string() }),
+  z.strictObject({ type: z.literal('text-delta'), id: z.string(), delta: z.string() }),
+  z.strictObject({ type: z.literal('text-end'), id: z.string() }),
+  z.strictObject({ type: z.literal('data-products'), data: z.array(z.unknown()) }),
+  z.strictObject({ type: z.literal('data-forms'), data: z.array(z.unknown()) }),
+  z.strictObject({ type: z.literal('finish'), finishReason: z.literal('stop'), messageMetadata: z.record(z.string(), z.unknown()) }),
+  z.strictObject({ type: z.literal('error'), errorText: z.string() }),
+]);
+export type UiMessageChunk = z.infer<typeof uiMessageChunkSchema>;
+
+/** The line that ends a UI message stream. */
+export const UI_MESSAGE_STREAM_DONE = 'data: [DONE]\n\n';
