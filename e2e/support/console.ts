@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createOperator, defaultIds, systemClock, type Store } from '@svc/core';
-import { scryptPasswords } from '@svc/server';
+import type { Store } from '@svc/core';
+import { operatorAdmin } from '@svc/server';
 import type { Page } from 'playwright-core';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -11,7 +11,7 @@ export const OWNER = { email: 'owner@shop.example', name: 'Ada', password: 'corr
 
 /** An owner of `accountId`, as `svc operators create` makes one. */
 export async function createOwner(store: Store, accountId: string): Promise<void> {
-  await createOperator({ store, clock: systemClock, ids: defaultIds, passwords: scryptPasswords() }, accountId, { ...OWNER, role: 'owner' });
+  await operatorAdmin(store).createOperator(accountId, { ...OWNER, role: 'owner' });
 }
 
 /**

@@ -1,5 +1,5 @@
 import { createLocalAgent, createScriptedAgent, DEMO_FORMS, DEMO_KNOWLEDGE, type ScriptedHandler } from '@svc/agents';
-import { createMemoryStore, type Agent, type Store, type Widget, currentIdentitySecret } from '@svc/core';
+import { createMemoryStore, views, type Agent, type Store, type Widget } from '@svc/core';
 import { createLogger, createRuntime, listen, operatorAdmin, seedDemo } from '@svc/server';
 import { createPgliteStore } from '@svc/store-postgres';
 import { XSS_MARKDOWN, XSS_PRODUCTS } from './xss-corpus.js';
@@ -148,7 +148,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     store,
     widget,
     publicKey,
-    identitySecret: currentIdentitySecret(widget),
+    identitySecret: views.identitySecret(widget),
     hold,
     holdMidStream() {
       let release!: () => void;

@@ -1,4 +1,4 @@
-import { acceptHandoff, defaultIds, releaseHandoff, replyAsOperator, systemClock } from '@svc/core';
+import { operatorAdmin } from '@svc/server';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { audit } from '../support/axe.js';
@@ -11,13 +11,14 @@ import { openBubble, sendMessage, sessionIdOf, widget } from '../support/widget.
 // page and the API on different origins; the operator acts through the core operations the CLI and console use.
 const env = useE2E();
 const SARAH = { id: null, name: 'Sarah' };
-const ports = () => ({ store: env.service.store, clock: systemClock, ids: defaultIds });
 const operator = (sessionId: string) => {
   const { accountId, id: widgetId } = env.service.widget;
+  const admin = operatorAdmin(env.service.store);
+  const ref = { accountId, widgetId, sessionId };
   return {
-    accept: () => acceptHandoff(ports(), accountId, widgetId, sessionId, SARAH),
-    reply: (text: string) => replyAsOperator(ports(), accountId, widgetId, sessionId, SARAH, text),
-    release: () => releaseHandoff(ports(), accountId, widgetId, sessionId),
+    accept: () => admin.acceptHandoff(ref, SARAH),
+    reply: (text: string) => admin.replyAsOperator(ref, { operator: SARAH, text }),
+    release: () => admin.releaseHandoff(ref),
   };
 };
 

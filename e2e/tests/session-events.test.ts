@@ -1,7 +1,7 @@
 import { createServer, connect, type AddressInfo, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type SessionStreamEvent, type SvcClient } from '@svc/client';
-import { acceptHandoff, defaultIds, releaseHandoff, replyAsOperator, systemClock } from '@svc/core';
+import { operatorAdmin } from '@svc/server';
 import { startLiveServer, type LiveServer } from '../support/live-server.js';
 
 /**
@@ -60,7 +60,7 @@ describe('client.sessions.events against a real server', () => {
     const { data: session } = await api.sessions.create(widgetId, { visitorId: 'visitor-events' });
     const { sessionId } = session;
     const { accountId } = (await live.store.getWidget(widgetId))!;
-    const ports = { store: live.store, clock: systemClock, ids: defaultIds };
+    const admin = operatorAdmin(live.store);
     const operator = { id: null, name: 'Dana' };
 
     const seen: SessionStreamEvent[] = [];
@@ -74,16 +74,16 @@ describe('client.sessions.events against a real server', () => {
 
     const asked = await api.messages.send(widgetId, sessionId, { content: 'Can I talk to a person?' });
     expect(asked.status).toBe(200);
-    await acceptHandoff(ports, accountId, widgetId, sessionId, operator);
-    await replyAsOperator(ports, accountId, widgetId, sessionId, operator, 'Hi, Dana here.');
+    await admin.acceptHandoff({ accountId, widgetId, sessionId }, operator);
+    await admin.replyAsOperator({ accountId, widgetId, sessionId }, { operator, text: 'Hi, Dana here.' });
     await expect.poll(() => seen.length).toBe(3);
 
     // The network drops; while it is down the operator writes twice and releases the session.
     proxy.refuse(true);
     proxy.cut();
-    await replyAsOperator(ports, accountId, widgetId, sessionId, operator, 'Your order left today.');
-    await replyAsOperator(ports, accountId, widgetId, sessionId, operator, 'Anything else?');
-    await releaseHandoff(ports, accountId, widgetId, sessionId);
+    await admin.replyAsOperator({ accountId, widgetId, sessionId }, { operator, text: 'Your order left today.' });
+    await admin.replyAsOperator({ accountId, widgetId, sessionId }, { operator, text: 'Anything else?' });
+    await admin.releaseHandoff({ accountId, widgetId, sessionId });
     await new Promise((resolve) => setTimeout(resolve, 300));
     proxy.refuse(false);
 

@@ -16,7 +16,7 @@ export default defineConfig({
   root,
   base: '/console/',
   oxc,
-  // Workspace packages from their sources (`@svc/core/schemas`), so the console builds without core's dist/.
+  // Workspace packages from their sources (`@svc/core/event-stream`), so the console builds without core's dist/.
   resolve: { conditions: ['@svc/source', 'module', 'browser', 'production'] },
   // lightningcss's Features.LightDark, as the widget: no variables for a `light-dark()` the styles never use.
   css: { lightningcss: { exclude: 1 << 20 } },

@@ -1,4 +1,4 @@
-import type { KnowledgeHits, KnowledgePassage, Product } from '@svc/core';
+import type { KnowledgeHits, KnowledgePassage, Product } from '@svc/core/store-kit';
 import { describe, expect, it } from 'vitest';
 import { composeAnswer, formatPrice } from './compose-answer.js';
 import type { AnswerInput } from './compose-answer.js';

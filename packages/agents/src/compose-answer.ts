@@ -1,4 +1,4 @@
-import type { KnowledgeHits, KnowledgePassage, Product } from '@svc/core';
+import type { KnowledgeHits, KnowledgePassage, Product } from '@svc/core/store-kit';
 import { escapeMarkdown, markdownLink } from './markdown.js';
 import type { Phrases } from './phrases.js';
 import { bestUnits, renderUnits, splitUnits } from './sentences.js';

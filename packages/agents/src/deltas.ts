@@ -1,4 +1,4 @@
-import type { AgentRequest } from '@svc/core';
+import type { AgentRequest } from '@svc/core/store-kit';
 
 /** Receives reply text as it is written (see `AgentRequest.onDelta` in @svc/core). */
 export type DeltaSink = (text: string) => void;

@@ -1,4 +1,4 @@
-import type { FormDefinition, SurfacedForm } from '@svc/core';
+import type { FormDefinition, SurfacedForm } from '@svc/core/store-kit';
 import { containsPhrase } from './text.js';
 
 /** The first form, in the widget's order, with a trigger phrase in the message (whole words, any case). */

@@ -1,5 +1,5 @@
-import type { Agent, AgentReply, AgentRequest, FormDefinition, StoreOps, SurfacedForm, Widget } from '@svc/core';
-import { zeroMeters } from '@svc/core';
+import type { Agent, AgentReply, AgentRequest, FormDefinition, StoreOps, SurfacedForm, Widget } from '@svc/core/store-kit';
+import { zeroMeters } from '@svc/core/store-kit';
 import { abortable } from './abort.js';
 import { composeAnswer, productText } from './compose-answer.js';
 import { deltaSinkOf, sentencePieces } from './deltas.js';

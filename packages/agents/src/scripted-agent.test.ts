@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { countTokens, createInstantAgent, createScriptedAgent, INSTANT_REPLY } from '@svc/agents';
-import { zeroMeters } from '@svc/core';
+import { zeroMeters } from '@svc/core/store-kit';
 import { describe, expect, it } from 'vitest';
 import { demoRequest } from './test-support.js';
 

@@ -1,5 +1,5 @@
-import type { Agent, AgentReply, AgentRequest } from '@svc/core';
-import { zeroMeters } from '@svc/core';
+import type { Agent, AgentReply, AgentRequest } from '@svc/core/store-kit';
+import { zeroMeters } from '@svc/core/store-kit';
 import { abortable } from './abort.js';
 import { measureUsage } from './tokens.js';
 

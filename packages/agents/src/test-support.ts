@@ -1,5 +1,5 @@
-import type { AgentRequest, Session, Store, Widget } from '@svc/core';
-import { createMemoryStore } from '@svc/core';
+import type { AgentRequest, Session, Store, Widget } from '@svc/core/store-kit';
+import { createMemoryStore } from '@svc/core/testing';
 import { DEMO_FORMS } from './demo/demo-forms.js';
 import { DEMO_KNOWLEDGE } from './demo/demo-knowledge.js';
 

@@ -1,4 +1,4 @@
-import { stemEnglish, STOPWORDS } from '@svc/core';
+import { stemEnglish, STOPWORDS } from '@svc/core/store-kit';
 
 /**
  * Folds text for matching: lower case, accents removed (`Tschüß` → `tschuss`, `adiós` → `adios`), every run

@@ -1,4 +1,4 @@
-import type { TokenUsage } from '@svc/core';
+import type { TokenUsage } from '@svc/core/store-kit';
 // The encoding entry point loads one vocabulary (o200k_base, the GPT-4o family's) instead of the package's
 // default model table.
 import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';

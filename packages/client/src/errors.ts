@@ -1,4 +1,4 @@
-import type { ErrorCode } from '@svc/core';
+import type { ErrorCode } from '@svc/core/schemas';
 
 /**
  * Failures the client detects itself, always with `status` 0 or the status of a response it could not read:

@@ -13,5 +13,5 @@ export {
   MIN_SECRET_BYTES,
   isIdentityTokenError,
   verifyIdentityToken,
-} from '@svc/core';
-export type { IdentityTokenClaims, IdentityTokenFailure, VerifyIdentityTokenOptions } from '@svc/core';
+} from '@svc/core/schemas';
+export type { IdentityTokenClaims, IdentityTokenFailure, VerifyIdentityTokenOptions } from '@svc/core/schemas';

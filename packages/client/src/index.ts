@@ -19,8 +19,8 @@ export type {
   TurnStreamEvent,
 } from './stream.js';
 export type { MessageCreatedEvent, SessionEventsOptions, SessionEventStream, SessionStreamEvent, SessionUpdatedEvent } from './session-events.js';
-export { readEventStream } from '@svc/core/schemas';
-export type { ServerSentEvent } from '@svc/core/schemas';
+export { readEventStream } from '@svc/core/event-stream';
+export type { ServerSentEvent } from '@svc/core/event-stream';
 export type { RetryOptions } from './retry.js';
 export type { DocumentsResource } from './resources/documents.js';
 export type { FormsResource } from './resources/forms.js';

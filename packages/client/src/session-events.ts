@@ -1,4 +1,4 @@
-import { readEventStream } from '@svc/core/schemas';
+import { readEventStream } from '@svc/core/event-stream';
 import { SvcApiError } from './errors.js';
 import { sessionPath } from './paths.js';
 import { readResponse } from './response.js';

@@ -1,5 +1,5 @@
 import { SvcApiError } from './errors.js';
-import { readEventStream, type ServerSentEvent } from '@svc/core/schemas';
+import { readEventStream, type ServerSentEvent } from '@svc/core/event-stream';
 import { sessionPath } from './paths.js';
 import { readResponse } from './response.js';
 import type { FormSubmissionBody, MessageReply, Meta, PostOptions, SendMessageBody } from './types.js';

@@ -3,34 +3,7 @@
  * are imported: neither zod nor @svc/core reaches a bundle that uses this client.
  */
 import type { z } from 'zod';
-import type {
-  createdSessionSchema,
-  createKnowledgeBaseRequestSchema,
-  createSessionRequestSchema,
-  documentRequestSchema,
-  documentSchema,
-  endedSessionSchema,
-  deletedSchema,
-  knowledgeBaseDetailSchema,
-  upsertedProductsSchema,
-  errorBodySchema,
-  formSubmissionRequestSchema,
-  historyItemSchema,
-  knowledgeBaseSchema,
-  knowledgeSearchRequestSchema,
-  knowledgeSearchResultSchema,
-  messageReplySchema,
-  metaSchema,
-  paginationSchema,
-  processingReplySchema,
-  productBodySchema,
-  productSchema,
-  ratedSessionSchema,
-  rateSessionRequestSchema,
-  sendMessageRequestSchema,
-  sessionSchema,
-  upsertProductsRequestSchema,
-} from '@svc/core';
+import type { createdSessionSchema, createKnowledgeBaseRequestSchema, createSessionRequestSchema, documentRequestSchema, documentSchema, endedSessionSchema, deletedSchema, knowledgeBaseDetailSchema, upsertedProductsSchema, errorBodySchema, formSubmissionRequestSchema, historyItemSchema, knowledgeBaseSchema, knowledgeSearchRequestSchema, knowledgeSearchResultSchema, messageReplySchema, metaSchema, paginationSchema, processingReplySchema, productBodySchema, productSchema, ratedSessionSchema, rateSessionRequestSchema, sendMessageRequestSchema, sessionSchema, upsertProductsRequestSchema } from '@svc/core/schemas';
 
 // Bodies are what the caller sends, so they are the schemas' inputs; responses are what the server produced.
 export type CreateSessionBody = z.input<typeof createSessionRequestSchema>;

@@ -1,4 +1,8 @@
 /**
+ * `@svc/core/event-stream`: the stream protocol's event names and its reader, with no dependency at all, for bundles
+ * that must stay small (the widget, `@svc/client` in a browser). The shapes of the events are zod schemas in
+ * `@svc/core/schemas` (`schemas/stream-events.ts`), which take their names from here.
+ *
  * A `text/event-stream` parser over a web `ReadableStream` (the body of a `fetch` response), as the WHATWG
  * HTML standard defines it (section 9.2.6): lines end in CRLF, LF or CR; `data` lines join with "\n"; a blank
  * line dispatches; comment lines (`:`) are skipped. Web APIs only, so it runs in browsers, Node, Deno and edge.
@@ -80,3 +84,20 @@ function lineEnd(buffer: string, done: boolean): { index: number; length: number
   }
   return null;
 }
+
+/** Events of a streamed turn (`response_type: "stream"`), in the order they come: start, deltas, one outcome. */
+export const TURN_EVENT = {
+  start: 'message.start',
+  delta: 'message.delta',
+  completed: 'message.completed',
+  failed: 'message.failed',
+  handoff: 'message.handoff',
+} as const;
+export type TurnEventName = (typeof TURN_EVENT)[keyof typeof TURN_EVENT];
+
+/** Events of a session's event stream (`GET …/events`). */
+export const SESSION_EVENT = {
+  messageCreated: 'message.created',
+  sessionUpdated: 'session.updated',
+} as const;
+export type SessionEventName = (typeof SESSION_EVENT)[keyof typeof SESSION_EVENT];

@@ -5,7 +5,8 @@
  *      signed POSTs sent straight to the same receiver at the same concurrency, without the store.
  */
 import { createInstantAgent } from '@svc/agents';
-import { defaultIds, pendingDelivery, signCallback } from '@svc/core';
+import { defaultIds, signCallback } from '@svc/core';
+import { pendingDelivery } from '@svc/core/store-kit';
 import { createPgliteStore } from '@svc/store-postgres';
 import { createLogger } from '../src/logger.js';
 import { createRuntime } from '../src/runtime.js';

@@ -6,7 +6,8 @@
  * agent's context read, all in one guarded statement), then the commit as one write (job done, reply, session
  * update, charge, turn event).
  */
-import { defaultIds, flatCredits, type Session, type Store, type StoredMessage } from '@svc/core';
+import { defaultIds, type Session, type Store, type StoredMessage } from '@svc/core';
+import { flatCredits } from '@svc/core/store-kit';
 import { runLoad, type LoadResult } from './load.js';
 
 const message = (session: Session, id: string, seq: number, role: 'user' | 'assistant'): StoredMessage => ({

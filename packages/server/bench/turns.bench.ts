@@ -180,7 +180,7 @@ async function benchBackend(backend: Backend): Promise<BackendFigures> {
 
     await server.close();
     await workers.stop();
-    await runtime.engine.close();
+    await runtime.core.work.close();
     return {
       name: backend.name,
       store: storeResult,

@@ -1,4 +1,4 @@
-import { createEngine, randomBase62, systemClock, type Agent, type Clock, type Engine, type Store } from '@svc/core';
+import { createCore, randomBase62, systemClock, type Agent, type Clock, type Core, type PasswordHasher, type Store } from '@svc/core';
 import { startWorkers, type WorkerOptions, type Workers } from './workers/workers.js';
 import { createLocalAgent } from '@svc/agents';
 import type { Hono } from 'hono';
@@ -10,16 +10,19 @@ import { widgetRoutes } from './widget-assets.js';
 import { consoleRoutes } from './console-assets.js';
 import { createApp } from './http/app.js';
 import { createOperations, type Operations } from './operations/operations.js';
+import { scryptPasswords } from './cli/passwords.js';
+import { callbackUrlProblem } from './workers/address-policy.js';
 
 export interface Runtime {
   store: Store;
-  engine: Engine;
+  /** Every operation of the service, on this runtime's ports (`createCore`). */
+  core: Core;
   app: Hono<AppEnv>;
   logger: Logger;
   /** Metrics and the draining flag (/readyz, /metrics). */
   operations: Operations;
   /** Starts the callback workers in this process (turn jobs and deliveries). */
-  startWorkers(options?: Partial<Omit<WorkerOptions, 'store' | 'engine' | 'logger'>>): Workers;
+  startWorkers(options?: Partial<Omit<WorkerOptions, 'store' | 'work' | 'logger'>>): Workers;
 }
 
 export interface RuntimeOptions {
@@ -38,9 +41,11 @@ export interface RuntimeOptions {
   turnPollMs?: number;
   /** Also export process metrics (memory, CPU, event loop) on /metrics: for the one app a process serves. */
   processMetrics?: boolean;
+  /** How operator passwords are hashed; scrypt by default. */
+  passwords?: PasswordHasher;
 }
 
-/** Wires the ports into an engine and the engine into the HTTP app. Everything a server or a test needs. */
+/** Wires the ports into the core and the core into the HTTP app. Everything a server or a test needs. */
 export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const { logger, config } = options;
   const operations = createOperations(options.store, { processMetrics: options.processMetrics ?? false });
@@ -48,7 +53,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const store = operations.metrics.instrumentStore(options.store);
   // Shared through the database, so every instance accepts every other instance's cursors, across restarts.
   const cursorSecret = config.cursorSecret ?? (await store.getOrCreateSetting('cursor_secret', () => randomBase62(43)));
-  const engine = createEngine({
+  const allowPrivate = config.allowPrivateCallbacks ?? false;
+  const core = createCore({
     store,
     agent: operations.metrics.instrumentAgent(options.agent ?? createLocalAgent({ knowledge: store })),
     cursorSecret,
@@ -60,18 +66,17 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     onWork: (kind) => workers?.wake(kind),
     ...(options.turnLeaseMs === undefined ? {} : { turnLeaseMs: options.turnLeaseMs }),
     ...(options.turnPollMs === undefined ? {} : { turnPollMs: options.turnPollMs }),
+    urlProblem: (url) => callbackUrlProblem(url, allowPrivate),
+    passwords: options.passwords ?? scryptPasswords(),
   });
   let workers: Workers | undefined;
   const app = createApp({
-    engine,
+    core,
     store,
     logger,
     operations,
-    formatReply,
-    onWork: (kind) => workers?.wake(kind),
-    allowPrivateCallbacks: config.allowPrivateCallbacks ?? false,
     extraRoutes: (app) => {
-      widgetRoutes(store, { publicUrl: config.publicUrl, ...(options.clock ? { clock: options.clock } : {}) })(app);
+      widgetRoutes(core.admin, { publicUrl: config.publicUrl })(app);
       consoleRoutes(app);
       options.extraRoutes?.(app);
     },
@@ -82,17 +87,17 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const clock = options.clock ?? systemClock;
   return {
     store: options.store,
-    engine,
+    core,
     app,
     logger,
     operations,
     startWorkers(overrides = {}) {
       workers = startWorkers({
         store,
-        engine,
+        work: core.work,
         logger,
         clock,
-        allowPrivateCallbacks: config.allowPrivateCallbacks ?? false,
+        allowPrivateCallbacks: allowPrivate,
         ...overrides,
       });
       return workers;

@@ -1,7 +1,6 @@
 import { DEMO_FORMS, DEMO_KNOWLEDGE } from '@svc/agents';
-import { createOperator, defaultIds, randomBase62, systemClock, type Store } from '@svc/core';
+import { randomBase62, type Store } from '@svc/core';
 import { operatorAdmin } from './cli/operator-admin.js';
-import { scryptPasswords } from './cli/passwords.js';
 
 /** The console sign-in the demo creates (DESIGN.md section 10): an owner of the demo account. */
 export interface DemoOperator {
@@ -60,7 +59,6 @@ export async function ensureDemoOperator(store: Store): Promise<DemoOperator | n
   if (!widget || (await store.listOperators(widget.accountId)).length > 0) return null;
   // 20 base62 characters: about 119 bits, typed once and then changed in the console.
   const password = randomBase62(20);
-  const ctx = { store, clock: systemClock, ids: defaultIds, passwords: scryptPasswords() };
-  await createOperator(ctx, widget.accountId, { email: DEMO_OPERATOR_EMAIL, name: 'Demo owner', role: 'owner', password });
+  await operatorAdmin(store).createOperator(widget.accountId, { email: DEMO_OPERATOR_EMAIL, name: 'Demo owner', role: 'owner', password });
   return { email: DEMO_OPERATOR_EMAIL, password };
 }

@@ -93,8 +93,8 @@ export async function startServer(config: ServerConfig, options: { role?: Role }
     const deadline = Date.now() + config.shutdownTimeoutMs;
     const [, drained] = await Promise.all([
       server?.close(config.shutdownTimeoutMs).catch((error: unknown) => logger.warn({ err: error }, 'closing the listener failed')),
-      // Turns run in the process that accepted them, whatever its role: the engine drains them, workers or not.
-      runtime.engine.drainTurns(config.shutdownTimeoutMs).catch((error: unknown) => {
+      // Turns run in the process that accepted them, whatever its role: the core drains them, workers or not.
+      runtime.core.work.drainTurns(config.shutdownTimeoutMs).catch((error: unknown) => {
         logger.warn({ err: error }, 'draining the turns failed');
         return { released: 0 };
       }),

@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Hono } from 'hono';
-import { apiKeyRecord, defaultIds, newKeyText, sha256Hex, SvcError, systemClock, type Clock, type Store } from '@svc/core';
+import { SvcError, type AdminApi } from '@svc/core';
 import type { AppEnv } from './http/auth.js';
 import { demoPageHtml } from './demo-page.js';
 import { assetHandler, chooseEncoding, IMMUTABLE, prepareAsset, type Asset } from './static-assets.js';
@@ -45,7 +45,7 @@ export { chooseEncoding };
  * The files are read and compressed once, then served from memory: the loader with a short cache and an ETag
  * (sites never change its URL), the content-hashed chunks as immutable.
  */
-export function widgetRoutes(store: Store, options: { publicUrl?: string | undefined; clock?: Clock } = {}): (app: Hono<AppEnv>) => void {
+export function widgetRoutes(admin: Pick<AdminApi, 'demoPublicKey'>, options: { publicUrl?: string | undefined } = {}): (app: Hono<AppEnv>) => void {
   const serve = assetHandler(loadAssets, 'widget.js is not built; run `pnpm --filter @svc/widget build` (pnpm start does it).');
 
   return (app) => {
@@ -68,7 +68,7 @@ export function widgetRoutes(store: Store, options: { publicUrl?: string | undef
             : `The demo page is served at ${origins[0]}/demo; set SVC_PUBLIC_URL to the address visitors use.`,
         );
       }
-      const demo = await demoPublicKey(store, origins, options.clock);
+      const demo = await admin.demoPublicKey(origins);
       if (!demo) {
         throw new SvcError('not_found', 'The demo widget is not seeded in this database (SVC_SEED_DEMO was off on the first start).');
       }
@@ -85,27 +85,4 @@ export function demoOrigins(publicUrl: string | undefined, localPort: number | u
   if (publicUrl !== undefined) return [new URL(publicUrl).origin];
   if (localPort === undefined) return [];
   return [`http://localhost:${localPort}`, `http://127.0.0.1:${localPort}`];
-}
-
-/**
- * The demo page's public key for the configured origins, created on first use (one key per configuration, not
- * per request). Public keys are public by design (the page embeds it), so keeping its text as a setting exposes
- * nothing a visitor of the page does not see anyway.
- */
-export async function demoPublicKey(store: Store, origins: string[], clock: Clock = systemClock): Promise<string | null> {
-  const widgetId = await store.getOrCreateSetting('demo_widget_id', () => '');
-  if (!widgetId) return null;
-  const widget = await store.getWidget(widgetId);
-  if (!widget) return null;
-  const key = await store.getOrCreateSetting(`demo_public_key:${origins.join(' ')}`, () => newKeyText('public'));
-  if (!(await store.findApiKeyByHash(await sha256Hex(key)))) {
-    const record = await apiKeyRecord({ clock, ids: defaultIds }, key, {
-      kind: 'public',
-      accountId: widget.accountId,
-      widgetId: widget.id,
-      allowedOrigins: origins,
-    });
-    await store.insertApiKey(record);
-  }
-  return key;
 }

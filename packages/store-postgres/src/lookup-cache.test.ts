@@ -1,4 +1,4 @@
-import type { Store } from '@svc/core';
+import type { Store } from '@svc/core/store-kit';
 import { at, makeAccount, makeApiKey, makeWidget } from '@svc/core/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPostgresStore } from './index.js';

@@ -1,4 +1,4 @@
-import type { ApiKey, StoreOps, Widget } from '@svc/core';
+import type { ApiKey, StoreOps, Widget } from '@svc/core/store-kit';
 
 /**
  * How long a process answers API key and widget lookups from memory: a key revoked, or a widget changed, by another

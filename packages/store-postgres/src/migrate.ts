@@ -1,4 +1,4 @@
-import type { Store } from '@svc/core';
+import type { Store } from '@svc/core/store-kit';
 import { MIGRATIONS, type Migration } from './migrations.js';
 import type { Queryable, SqlDriver } from './sql-driver.js';
 

@@ -1,4 +1,4 @@
-import { createMemoryStore } from '@svc/core';
+import { createMemoryStore } from '@svc/core/testing';
 import { describe, expect, it } from 'vitest';
 import { migrate } from './migrate.js';
 import { MIGRATIONS } from './migrations.js';

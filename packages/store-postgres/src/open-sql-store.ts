@@ -1,4 +1,4 @@
-import type { Store } from '@svc/core';
+import type { Store } from '@svc/core/store-kit';
 import { registerMigrator, runMigrations } from './migrate.js';
 import type { SqlDriver } from './sql-driver.js';
 import { registerStatusDriver } from './store-status.js';

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import type { Store } from '@svc/core';
+import type { Store } from '@svc/core/store-kit';
 import { acquireDataDirLock } from './data-dir-lock.js';
 import { driverOf } from './store-status.js';
 

@@ -1,4 +1,4 @@
-import type { Delivery, Store, TurnJob } from '@svc/core';
+import type { Delivery, Store, TurnJob } from '@svc/core/store-kit';
 import { at, makeDelivery, makeTurnJob } from '@svc/core/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createPostgresStore } from './postgres-store.js';

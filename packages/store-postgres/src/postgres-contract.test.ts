@@ -1,4 +1,4 @@
-import type { Store } from '@svc/core';
+import type { Store } from '@svc/core/store-kit';
 import { describeStoreContract } from '@svc/core/testing';
 import { afterAll, beforeAll } from 'vitest';
 import { createPostgresStore } from './postgres-store.js';

@@ -1,5 +1,5 @@
-import { defaultIds, expireDueSessions, manualClock, type Store } from '@svc/core';
-import { at, makeSession, makeWebhook } from '@svc/core/testing';
+import { at, defaultIds, expireDueSessions, makeSession, makeWebhook, manualClock } from '@svc/core/testing';
+import type { Store } from '@svc/core/store-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresStore } from './postgres-store.js';
 import { TEST_DATABASE_URL, adminPool, dropSchema, testSchemaName } from './test-support.js';

@@ -1,4 +1,4 @@
-import type { Store } from '@svc/core';
+import type { Store } from '@svc/core/store-kit';
 import { at, makeAccount, makeSession } from '@svc/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresStore, migrate } from './index.js';

@@ -1,4 +1,4 @@
-import type { Store } from '@svc/core';
+import type { Store } from '@svc/core/store-kit';
 import { observeQueries, type QueryObserver } from './counting-driver.js';
 import { openSqlStore } from './open-sql-store.js';
 import { openPostgresDriver, type PostgresDriverOptions } from './postgres-driver.js';

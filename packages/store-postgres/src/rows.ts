@@ -1,32 +1,4 @@
-import type {
-  Account,
-  ApiKey,
-  ConsoleSession,
-  Credits,
-  Delivery,
-  WebhookEndpoint,
-  FormDefinition,
-  IdentityClaims,
-  IdentitySecret,
-  KnowledgeBase,
-  KnowledgeDocument,
-  LedgerEntry,
-  Handoff,
-  MessageAction,
-  MessageAuthor,
-  Operator,
-  Product,
-  Scope,
-  Session,
-  StoredMessage,
-  SurfacedForm,
-  TokenUsage,
-  TurnJob,
-  Visitor,
-  VisitorContext,
-  Widget,
-  WidgetTheme,
-} from '@svc/core';
+import type { Account, ApiKey, ConsoleSession, Credits, Delivery, WebhookEndpoint, FormDefinition, IdentityClaims, IdentitySecret, KnowledgeBase, KnowledgeDocument, LedgerEntry, Handoff, MessageAction, MessageAuthor, Operator, Product, Scope, Session, StoredMessage, SurfacedForm, TokenUsage, TurnJob, Visitor, VisitorContext, Widget, WidgetTheme } from '@svc/core/store-kit';
 
 /**
  * Rows as both drivers return them: `timestamptz` as Date, JSONB parsed, `double precision` and `integer` as numbers.

@@ -1,4 +1,4 @@
-import type { StoreOps, StoreSignal } from '@svc/core';
+import type { StoreOps, StoreSignal } from '@svc/core/store-kit';
 import { accountOps } from './ops/accounts.js';
 import { analyticsOps } from './ops/analytics.js';
 import type { Db } from './ops/db.js';

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import type { Store, StoreOps, StoreSignal } from '@svc/core';
+import type { Store, StoreOps, StoreSignal } from '@svc/core/store-kit';
 import { createSignalBus } from '@svc/core/store-kit';
 import type { SearchOptions } from './ops/search.js';
 import type { Queryable, SqlDriver } from './sql-driver.js';

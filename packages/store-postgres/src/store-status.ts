@@ -1,4 +1,4 @@
-import type { Store } from '@svc/core';
+import type { Store } from '@svc/core/store-kit';
 import { MIGRATIONS } from './migrations.js';
 import type { SqlDriver } from './sql-driver.js';
 

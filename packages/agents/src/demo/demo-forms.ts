@@ -1,4 +1,4 @@
-import type { FormDefinition } from '@svc/core';
+import type { FormDefinition } from '@svc/core/store-kit';
 
 /** The demo widget's forms: one way to reach a person, surfaced by the local agent on its trigger phrases. */
 export const DEMO_FORMS: FormDefinition[] = [

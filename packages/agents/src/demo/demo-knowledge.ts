@@ -1,4 +1,4 @@
-import type { Product } from '@svc/core';
+import type { Product } from '@svc/core/store-kit';
 
 export interface DemoDocument {
   title: string;

@@ -1,4 +1,4 @@
-import type { FormDefinition } from '@svc/core';
+import type { FormDefinition } from '@svc/core/store-kit';
 import { tool } from 'ai';
 import { z } from 'zod';
 import { surfaceForm } from '../forms.js';

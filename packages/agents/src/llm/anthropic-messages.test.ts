@@ -1,4 +1,4 @@
-import type { Store } from '@svc/core';
+import type { Store } from '@svc/core/store-kit';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { demoRequest, seedDemoStore } from '../test-support.js';
 import { agentFromEnv } from './testing/agent-from-env.js';

@@ -1,4 +1,4 @@
-import type { AgentRequest } from '@svc/core';
+import type { AgentRequest } from '@svc/core/store-kit';
 import type { ModelMessage } from 'ai';
 
 /**

@@ -1,4 +1,4 @@
-import type { AgentRequest, KnowledgeHits, StoreOps } from '@svc/core';
+import type { AgentRequest, KnowledgeHits, StoreOps } from '@svc/core/store-kit';
 import { tool } from 'ai';
 import { z } from 'zod';
 import { abortable } from '../abort.js';

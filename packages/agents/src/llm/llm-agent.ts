@@ -1,4 +1,4 @@
-import type { Agent, AgentReply, AgentRequest, StoreOps } from '@svc/core';
+import type { Agent, AgentReply, AgentRequest, StoreOps } from '@svc/core/store-kit';
 import { generateText, stepCountIs, streamText } from 'ai';
 import type { LanguageModel, ModelMessage, TextStreamPart, ToolSet } from 'ai';
 import { abortable } from '../abort.js';

@@ -1,4 +1,4 @@
-import type { Store } from '@svc/core';
+import type { Store } from '@svc/core/store-kit';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { countTokens } from '../tokens.js';
 import { demoRequest, seedDemoStore } from '../test-support.js';

@@ -1,4 +1,4 @@
-import type { KnowledgeHits, KnowledgeQuery, Store, StoreOps } from '@svc/core';
+import type { KnowledgeHits, KnowledgeQuery, Store, StoreOps } from '@svc/core/store-kit';
 import { delay, HttpResponse } from 'msw';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LlmAgentError } from '../index.js';

@@ -1,4 +1,4 @@
-import { createMemoryStore } from '@svc/core';
+import { createMemoryStore } from '@svc/core/testing';
 import { describe, expect, it } from 'vitest';
 import { createLlmAgentFromEnv, readAiConfig } from '../index.js';
 import { demoRequest } from '../test-support.js';

@@ -1,7 +1,7 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import type { Agent } from '@svc/core';
+import type { Agent } from '@svc/core/store-kit';
 import type { LanguageModel } from 'ai';
 import { createLlmAgent } from './llm-agent.js';
 import type { LlmAgentOptions } from './llm-agent.js';

@@ -1,4 +1,4 @@
-import type { AgentReply, AgentRequest, Store } from '@svc/core';
+import type { AgentReply, AgentRequest, Store } from '@svc/core/store-kit';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LlmAgentError } from '../index.js';
 import { demoRequest, seedDemoStore } from '../test-support.js';

@@ -1,4 +1,4 @@
-import type { AgentRequest, IdentityClaims, VisitorContext } from '@svc/core';
+import type { AgentRequest, IdentityClaims, VisitorContext } from '@svc/core/store-kit';
 import { describeLanguage, describeLocalTime } from './locale.js';
 import { TOOL, toolOffer } from './turn-tools.js';
 import type { ToolOffer } from './turn-tools.js';

@@ -1,4 +1,4 @@
-import type { Product, SurfacedForm } from '@svc/core';
+import type { Product, SurfacedForm } from '@svc/core/store-kit';
 
 /**
  * What the tools did during one turn. The reply is built from it rather than from the model's words: products,

@@ -1,4 +1,4 @@
-import type { Product } from '@svc/core';
+import type { Product } from '@svc/core/store-kit';
 import { describe, expect, it } from 'vitest';
 import { DEMO_FORMS, DEMO_KNOWLEDGE, LlmAgentError } from '../index.js';
 import { surfaceForm } from '../forms.js';

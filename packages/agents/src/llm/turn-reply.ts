@@ -1,5 +1,5 @@
-import type { AgentReply, Product, TokenUsage } from '@svc/core';
-import { zeroMeters } from '@svc/core';
+import type { AgentReply, Product, TokenUsage } from '@svc/core/store-kit';
+import { zeroMeters } from '@svc/core/store-kit';
 import { formatPrice } from '../compose-answer.js';
 import { escapeMarkdown, markdownLink } from '../markdown.js';
 import { phrasesFor } from '../phrases.js';

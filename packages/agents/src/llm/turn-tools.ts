@@ -1,4 +1,4 @@
-import type { AgentRequest, StoreOps, Widget } from '@svc/core';
+import type { AgentRequest, StoreOps, Widget } from '@svc/core/store-kit';
 import type { ToolSet } from 'ai';
 import { createEndConversationTool, createRequestHandoffTool, createShowFormTool } from './action-tools.js';
 import { createKnowledgeTools } from './knowledge-tools.js';

@@ -1,12 +1,5 @@
 import { SignJWT } from 'jose';
-import {
-  epochSeconds,
-  IDENTITY_TOKEN_ALGORITHM,
-  identitySecretBytes,
-  isValidIdentitySub,
-  MAX_IDENTITY_TOKEN_LIFETIME_SECONDS,
-  type IdentityTokenClaims,
-} from '@svc/core';
+import { epochSeconds, IDENTITY_TOKEN_ALGORITHM, identitySecretBytes, isValidIdentitySub, MAX_IDENTITY_TOKEN_LIFETIME_SECONDS, type IdentityTokenClaims } from '@svc/core/schemas';
 
 export interface CreateIdentityTokenOptions {
   /** The widget's identity secret (at least 32 bytes). */

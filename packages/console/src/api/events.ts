@@ -4,7 +4,7 @@
  * any failure (a restart, a proxy timeout, a dropped network) sends `Last-Event-ID` itself and resumes with no gap
  * and no repeat; EventSource gives up for good on an error status and then forgets where it was.
  */
-import { readEventStream } from '@svc/core/schemas';
+import { readEventStream } from '@svc/core/event-stream';
 import { ADMIN } from './client.js';
 
 export interface FeedEvent {

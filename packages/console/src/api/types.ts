@@ -2,7 +2,7 @@
  * What the admin API answers (CONTRACTS B, issue 14), as the console reads it. The session and message views are
  * the public API's (`@svc/core` schemas) plus the handoff fields of the handoff issue.
  */
-import type { ConversationMessage, ConversationSummary, Conversation as CoreConversation, Product, SessionView, WidgetTheme } from '@svc/core';
+import type { ConversationMessage, ConversationSummary, Conversation as CoreConversation, Product, SessionView, WidgetTheme } from '@svc/core/schemas';
 
 export type Role = 'owner' | 'agent';
 

@@ -1,5 +1,5 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
-import { LIFECYCLE_EVENTS, SCOPES as CORE_SCOPES } from '@svc/core';
+import { LIFECYCLE_EVENTS, SCOPES as CORE_SCOPES } from '@svc/core/schemas';
 import { describe, expect, it } from 'vitest';
 import { BarChart, ColumnChart } from '../components/charts.js';
 import { parsePreview } from '../preview/settings.js';

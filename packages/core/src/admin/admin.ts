@@ -42,6 +42,8 @@ export interface Admin {
 
   createApiKey(input: keys.CreateKeyInput): Promise<keys.CreatedKey>;
   createPublicKey(scope: AccountScope, input: keys.CreatePublicKeyInput): Promise<keys.CreatedKey>;
+  /** The demo page's public key for `origins` (made on first use), or null while no demo widget was seeded. */
+  demoPublicKey(origins: string[]): Promise<string | null>;
   listKeys(scope: AccountScope): Promise<ApiKey[]>;
   rotateCallbackSecret(scope: AccountScope, keyId: string): Promise<{ apiKey: ApiKey; callbackSecret: string }>;
   revokeKey(scope: AccountScope, keyId: string): Promise<ApiKey>;
@@ -94,6 +96,7 @@ export function createAdmin(options: AdminOptions): Admin {
 
     createApiKey: (input) => keys.createApiKey(ctx, input),
     createPublicKey: (scope, input) => keys.createPublicKey(ctx, scope, input),
+    demoPublicKey: (origins) => keys.demoPublicKey(ctx, origins),
     listKeys: (scope) => keys.listKeys(ctx, scope),
     rotateCallbackSecret: (scope, id) => keys.rotateCallbackSecret(ctx, scope, id),
     revokeKey: (scope, id) => keys.revokeKey(ctx, scope, id),

@@ -20,10 +20,10 @@ export interface Analytics {
 }
 
 export interface AnalyticsRange {
-  /** Start of the range (inclusive): a Date or an ISO 8601 date or date-time. */
-  from: Date | string;
-  /** End of the range (exclusive). */
-  to: Date | string;
+  /** Start of the range (inclusive): a Date or an ISO 8601 date or date-time. Default: 29 UTC days before today. */
+  from?: Date | string | undefined;
+  /** End of the range (exclusive). Default: now, so the default range is the last 30 UTC days, today included. */
+  to?: Date | string | undefined;
   /** Only this widget's conversations and charges. */
   widgetId?: string | undefined;
 }
@@ -50,14 +50,15 @@ function everyDay(from: Date, to: Date, counted: Array<{ date: string; count: nu
 
 /** Conversations per day, how they ended, ratings, handoff rate and credits by bucket, for `[from, to)`. */
 export async function analytics(ctx: AdminContext, accountId: string, range: AnalyticsRange): Promise<Analytics> {
-  const from = instant(range.from, 'from');
-  const to = instant(range.to, 'to');
+  const now = ctx.clock.now();
+  const from = range.from === undefined ? new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS - 29 * DAY_MS) : instant(range.from, 'from');
+  const to = range.to === undefined ? now : instant(range.to, 'to');
   if (to <= from) throw new SvcError('validation_failed', 'to must be later than from.', { field: 'to' });
   if (to.getTime() - from.getTime() > MAX_ANALYTICS_DAYS * DAY_MS) {
     throw new SvcError('validation_failed', `The range may span at most ${MAX_ANALYTICS_DAYS} days.`, { field: 'to' });
   }
   if (range.widgetId !== undefined) await loadOwnWidget(ctx, accountId, range.widgetId);
-  const query = { accountId, from, to, now: ctx.clock.now(), ...(range.widgetId === undefined ? {} : { widgetId: range.widgetId }) };
+  const query = { accountId, from, to, now, ...(range.widgetId === undefined ? {} : { widgetId: range.widgetId }) };
   const [sessions, ledger] = await Promise.all([ctx.store.analyzeSessions(query), ctx.store.analyzeLedger(query)]);
   return {
     conversationsPerDay: everyDay(from, to, sessions.perDay),

@@ -185,3 +185,21 @@ export async function createPublicKey(ctx: AdminContext, scope: AccountScope, in
   await ctx.store.insertApiKey(apiKey);
   return { apiKey, key, callbackSecret: null };
 }
+
+/**
+ * The demo page's public key for `origins`, created on first use (one key per configuration, not per request), or
+ * null while no demo widget was seeded. Public keys are public by design (the page embeds it), so keeping its text as
+ * a setting exposes nothing a visitor of the page does not see anyway.
+ */
+export async function demoPublicKey(ctx: AdminContext, origins: string[]): Promise<string | null> {
+  const { store } = ctx;
+  const widgetId = await store.getOrCreateSetting('demo_widget_id', () => '');
+  if (!widgetId) return null;
+  const widget = await store.getWidget(widgetId);
+  if (!widget) return null;
+  const key = await store.getOrCreateSetting(`demo_public_key:${origins.join(' ')}`, () => newKeyText('public'));
+  if (!(await store.findApiKeyByHash(await sha256Hex(key)))) {
+    await store.insertApiKey(await apiKeyRecord(ctx, key, { kind: 'public', accountId: widget.accountId, widgetId: widget.id, allowedOrigins: origins }));
+  }
+  return key;
+}

@@ -10,7 +10,7 @@ import { listMessages, listProducts, type ListQueryInput } from './lists.js';
 import { sendMessage, submitForm, type TurnCallOptions, type TurnResult } from './messages.js';
 import { createSession, endSession, getSession, rateSession } from './sessions.js';
 import type { TurnObserver } from './observer.js';
-import { createTurnRunner } from './turns/runner.js';
+import { createTurnRunner, type TurnRunner } from './turns/runner.js';
 import { expireDueSessions } from './lifecycle.js';
 import type { CreatedSession, EndedSession, RatedSession, SessionView } from '../schemas/session.js';
 import type { HistoryItem } from '../schemas/message.js';
@@ -137,17 +137,21 @@ export function createEngine(options: EngineOptions): Engine {
     formatReply: options.formatReply ?? ((markdown) => markdown),
     ...(options.onWork ? { onWork: options.onWork } : {}),
   };
-  const runner = createTurnRunner(ctx, {
-    owner: options.owner ?? ctx.ids.random('wrk'),
-    leaseMs: options.turnLeaseMs ?? 15_000,
-    pollMs: options.turnPollMs ?? 1_000,
-  });
+  // Made on first use: the runner listens to the store and polls, which a core used only for operator work (the
+  // command line, seeding) must not start.
+  let started: TurnRunner | undefined;
+  const runner = (): TurnRunner =>
+    (started ??= createTurnRunner(ctx, {
+      owner: options.owner ?? ctx.ids.random('wrk'),
+      leaseMs: options.turnLeaseMs ?? 15_000,
+      pollMs: options.turnPollMs ?? 1_000,
+    }));
   return {
     createSession: (p, w, body) => createSession(ctx, p, w, body),
     sendMessage: (principal, widgetId, sessionId, body, observer, call) =>
-      sendMessage(ctx, runner, { principal, widgetId, sessionId, body }, observer, call),
+      sendMessage(ctx, runner(), { principal, widgetId, sessionId, body }, observer, call),
     submitForm: (principal, widgetId, sessionId, body, observer, call) =>
-      submitForm(ctx, runner, { principal, widgetId, sessionId, body }, observer, call),
+      submitForm(ctx, runner(), { principal, widgetId, sessionId, body }, observer, call),
     listMessages: (p, w, s, query) => listMessages(ctx, p, w, s, query),
     endSession: (p, w, s) => endSession(ctx, p, w, s),
     rateSession: (p, w, s, body) => rateSession(ctx, p, w, s, body),
@@ -156,9 +160,10 @@ export function createEngine(options: EngineOptions): Engine {
     listProducts: (p, kb, query) => listProducts(ctx, p, kb, query),
     getWidgetConfig: (p) => getWidgetConfig(ctx, p),
     expireIdleSessions: (batchSize?: number) => expireDueSessions(ctx, batchSize),
-    runQueuedTurns: (limit) => runner.runQueued(limit),
-    close: () => runner.close(),
-    drainTurns: (deadlineMs) => runner.drain(deadlineMs),
+    runQueuedTurns: (limit) => runner().runQueued(limit),
+    // Closing makes the runner if need be, so that a closed engine accepts no turn afterwards either.
+    close: () => runner().close(),
+    drainTurns: (deadlineMs) => runner().drain(deadlineMs),
     knowledge: {
       create: (p, body) => knowledge.createKnowledgeBase(ctx, p, body),
       list: (p, query) => knowledge.listKnowledgeBases(ctx, p, query),

@@ -52,3 +52,6 @@ export {
   verifyIdentityToken,
 } from '../identity-token.js';
 export type { IdentityTokenClaims, IdentityTokenFailure, VerifyIdentityTokenOptions } from '../identity-token.js';
+export { conversationFiltersSchema } from '../admin/conversations.js';
+export type { ConversationFilters } from '../admin/conversations.js';
+export { knowledgeFileSchema } from '../admin/knowledge.js';

@@ -2,32 +2,19 @@ import { z } from 'zod';
 import { metaSchema } from './credits.js';
 import { historyItemSchema, messageReplySchema, processingReplySchema } from './message.js';
 import { sessionSchema } from './session.js';
+import { SESSION_EVENT, TURN_EVENT, type TurnEventName } from '../event-stream.js';
 
 /**
  * THE STREAM PROTOCOL, once (DESIGN.md sections 3b and 4): every event a server-sent event stream of the service
  * carries, as one zod schema each. The server's writers, the OpenAPI document and the readers of `@svc/client` and
  * the widget take the names and shapes from here; nobody spells an event name as a string literal elsewhere.
  *
- * The names are plain constants beside the schemas so that a reader which must stay small (the widget) imports
- * only them and its bundler drops the schemas.
+ * The names are plain constants in the dependency-free `@svc/core/event-stream` (with the SSE reader), so a reader
+ * that must stay small (the widget, the client's browser bundle) takes them from there and never meets zod.
  */
 
-/** Events of a streamed turn (`response_type: "stream"`), in the order they come: start, deltas, one outcome. */
-export const TURN_EVENT = {
-  start: 'message.start',
-  delta: 'message.delta',
-  completed: 'message.completed',
-  failed: 'message.failed',
-  handoff: 'message.handoff',
-} as const;
-export type TurnEventName = (typeof TURN_EVENT)[keyof typeof TURN_EVENT];
-
-/** Events of a session's event stream (`GET …/events`). */
-export const SESSION_EVENT = {
-  messageCreated: 'message.created',
-  sessionUpdated: 'session.updated',
-} as const;
-export type SessionEventName = (typeof SESSION_EVENT)[keyof typeof SESSION_EVENT];
+export { SESSION_EVENT, TURN_EVENT } from '../event-stream.js';
+export type { SessionEventName, TurnEventName } from '../event-stream.js';
 
 const streamErrorSchema = z.object({ code: z.string(), message: z.string(), field: z.string().optional() });
 

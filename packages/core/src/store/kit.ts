@@ -8,3 +8,48 @@ export { createKeyedMutex } from './keyed-mutex.js';
 export type { KeyedMutex } from './keyed-mutex.js';
 export { createSignalBus } from './store-signals.js';
 export type { SignalBus } from './store-signals.js';
+
+// The ports a store or an agent implements, the domain rows they hold, and the helpers that keep every
+// implementation alike (credit buckets, the stemmer the memory store ranks with).
+export type {
+  IdempotencyRecord,
+  KnowledgeHits,
+  KnowledgePassage,
+  KnowledgeQuery,
+  ProductHit,
+  SessionPatch,
+  Store,
+  StoreOps,
+} from './store.js';
+export type { StoreSignal, TurnCommit, TurnJob, TurnJobOps, Delivery } from './turn-job-store.js';
+export type { GuardOps } from './guard-store.js';
+export type { ConsoleSession, Operator, OperatorOps } from './operator-store.js';
+export type { AnalyticsOps, AnalyticsQuery } from './analytics-store.js';
+export type { SessionEvent, SessionEventOps } from './session-event-store.js';
+export type { WebhookEndpoint, WebhookOps } from './webhook-store.js';
+export type {
+  Account,
+  ApiKey,
+  FormDefinition,
+  Handoff,
+  IdentitySecret,
+  KnowledgeBase,
+  KnowledgeDocument,
+  LedgerEntry,
+  MessageAction,
+  MessageAuthor,
+  Product,
+  Scope,
+  Session,
+  StoredMessage,
+  SurfacedForm,
+  Visitor,
+  VisitorContext,
+  Widget,
+  WidgetTheme,
+} from '../domain.js';
+export type { Agent, AgentReply, AgentRequest, IdentityClaims } from '../agent.js';
+export { CREDIT_BUCKETS, flatCredits, zeroCredits, zeroMeters } from '../credits.js';
+export { pendingDelivery } from './turn-job-store.js';
+export type { Credits, TokenUsage } from '../credits.js';
+export { STOPWORDS, stemEnglish } from '../text-terms.js';

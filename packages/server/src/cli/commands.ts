@@ -1,7 +1,7 @@
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { parseArgs } from 'node:util';
-import { ANY_ACCOUNT, currentIdentitySecret, describeDelivery, describeKey, describeWebhook, isSvcError, type Admin, type Store } from '@svc/core';
+import { ANY_ACCOUNT, isSvcError, views, type AdminApi, type Store } from '@svc/core';
 import { backupPgliteStore, migrate } from '@svc/store-postgres';
 import type { ServerConfig } from '../config.js';
 import { userDirectory } from '../config.js';
@@ -82,7 +82,7 @@ export interface CommandOutput {
 
 interface CommandContext {
   values: Values;
-  admin: Admin;
+  admin: AdminApi;
   store: Store;
   config: ServerConfig;
 }
@@ -134,7 +134,7 @@ const COMMANDS: Record<string, (c: CommandContext) => Promise<CommandOutput>> = 
       ...optional('timezone', values.timezone),
       ...optional('sessionTtlSeconds', values['session-ttl'] === undefined ? undefined : number(values['session-ttl'], 'session-ttl')),
     });
-    const identitySecret = currentIdentitySecret(widget);
+    const identitySecret = views.identitySecret(widget);
     return {
       json: { id: widget.id, name: widget.name, knowledgeBaseIds: widget.knowledgeBaseIds, identitySecret },
       text: `Created widget ${widget.id}.\nIdentity token secret: ${identitySecret}\nStore it on your server now: it is not shown again.`,
@@ -207,7 +207,7 @@ const COMMANDS: Record<string, (c: CommandContext) => Promise<CommandOutput>> = 
   },
 
   async 'keys list'({ values, admin }) {
-    const keys = (await admin.listKeys(values.account ?? ANY_ACCOUNT)).map(describeKey);
+    const keys = (await admin.listKeys(values.account ?? ANY_ACCOUNT)).map(views.key);
     const text = keys.length
       ? keys.map((k) => `${k.id}  ${k.prefix}…  ${k.scopes.join(',')}${k.revokedAt ? '  (revoked)' : ''}`).join('\n')
       : 'No keys.';
@@ -227,7 +227,7 @@ const COMMANDS: Record<string, (c: CommandContext) => Promise<CommandOutput>> = 
   },
 
   async 'webhooks list'({ values, admin }) {
-    const webhooks = (await admin.listWebhooks(required(values, 'account'))).map(describeWebhook);
+    const webhooks = (await admin.listWebhooks(required(values, 'account'))).map(views.webhook);
     const text = webhooks.length ? webhooks.map((w) => `${w.id}  ${w.url}  ${w.events.join(',')}`).join('\n') : 'No webhooks.';
     return { json: webhooks, text };
   },
@@ -253,7 +253,7 @@ const COMMANDS: Record<string, (c: CommandContext) => Promise<CommandOutput>> = 
   async 'deliveries list'({ values, admin }) {
     const limit = values.limit === undefined ? 50 : number(values.limit, 'limit');
     const deliveries = (await admin.listDeliveries(values.account || ANY_ACCOUNT, { limit, ...(values.failed ? { status: 'failed' as const } : {}) })).map(
-      describeDelivery,
+      views.delivery,
     );
     const text = deliveries.length
       ? deliveries.map((d) => `${d.id}  ${d.event}  ${d.status}  attempts=${d.attempts}  ${d.lastError ?? ''}`).join('\n')
@@ -263,19 +263,19 @@ const COMMANDS: Record<string, (c: CommandContext) => Promise<CommandOutput>> = 
 
   async 'deliveries replay'({ values, admin }) {
     const delivery = await admin.replayDelivery(ANY_ACCOUNT, required(values, 'id'));
-    return { json: describeDelivery(delivery), text: `Delivery ${delivery.id} queued again; a running worker sends it within a second.` };
+    return { json: views.delivery(delivery), text: `Delivery ${delivery.id} queued again; a running worker sends it within a second.` };
   },
 
   // The password comes from standard input (cli.ts), never from a flag.
-  async 'operators create'({ values, store }) {
+  async 'operators create'({ values, admin }) {
     required(values, 'account');
     required(values, 'email');
-    return runOperatorCommand('create', values, store);
+    return runOperatorCommand('create', values, admin);
   },
 
-  async 'operators list'({ values, store }) {
+  async 'operators list'({ values, admin }) {
     required(values, 'account');
-    return runOperatorCommand('list', values, store);
+    return runOperatorCommand('list', values, admin);
   },
 
   async 'kb import'({ values, admin }) {
@@ -291,7 +291,8 @@ const COMMANDS: Record<string, (c: CommandContext) => Promise<CommandOutput>> = 
 /** Runs a command against the store; returns what to print (JSON) and a human line. */
 export async function runAdmin(command: string, values: Values, store: Store, config: ServerConfig): Promise<CommandOutput> {
   const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
-  if (!run && isConversationCommand(command)) return runConversationCommand(command, values, store, (message) => new UsageError(message));
+  const admin = operatorAdmin(store, { allowPrivateCallbacks: config.allowPrivateCallbacks });
+  if (!run && isConversationCommand(command)) return runConversationCommand(command, values, { store, admin }, (message) => new UsageError(message));
   if (!run) throw new UsageError(`Unknown command "${command}"`);
-  return run({ values, store, config, admin: operatorAdmin(store, { allowPrivateCallbacks: config.allowPrivateCallbacks }) });
+  return run({ values, store, config, admin });
 }

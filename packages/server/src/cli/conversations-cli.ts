@@ -1,19 +1,5 @@
-import {
-  acceptHandoff,
-  defaultIds,
-  findConversation,
-  getConversation,
-  listConversations,
-  releaseHandoff,
-  replyAsOperator,
-  resolveConversation,
-  SvcError,
-  systemClock,
-  type ConversationPorts,
-  type SessionView,
-  type Store,
-} from '@svc/core';
-import { formatReply } from '../reply-format.js';
+import { SvcError, type AdminApi, type Store } from '@svc/core';
+import type { SessionView } from '@svc/core/schemas';
 
 /**
  * `svc conversations …` and `svc handoff …` (issue 13, CONTRACTS A): the core operator operations with the server's
@@ -59,15 +45,14 @@ const DEFAULT_OPERATOR = 'Operator';
 export async function runConversationCommand(
   command: ConversationCommand,
   values: ConversationValues,
-  store: Store,
+  { store, admin }: { store: Store; admin: AdminApi },
   usage: (message: string) => Error,
 ): Promise<{ json: unknown; text: string }> {
-  const ports: ConversationPorts = { store, clock: systemClock, ids: defaultIds, formatReply };
   if (command === 'conversations list') {
     const widgetId = values.widget;
     if (widgetId === undefined && values.account === undefined) throw usage('--widget (or --account) is required');
     const accountId = widgetId === undefined ? values.account! : await accountOfWidget(store, widgetId);
-    const { items, nextCursor } = await listConversations(ports, accountId, {
+    const { items, nextCursor } = await admin.listConversations(accountId, {
       ...(widgetId === undefined ? {} : { widgetId }),
       ...(values.handoff === undefined ? {} : { handoff: values.handoff as 'requested' }),
       ...(values.status === undefined ? {} : { status: values.status as 'active' }),
@@ -82,11 +67,12 @@ export async function runConversationCommand(
   const sessionId = values.session;
   if (sessionId === undefined || sessionId.trim() === '') throw usage('--session is required');
   const accountId = values.widget === undefined ? await accountOfSession(store, sessionId) : await accountOfWidget(store, values.widget);
-  const target = await findConversation(ports, accountId, sessionId, values.widget);
+  const target = await admin.findConversation(accountId, { sessionId, widgetId: values.widget });
+  const ref = { accountId, ...target };
   const operator = { id: null, name: values.as ?? DEFAULT_OPERATOR };
   switch (command) {
     case 'conversations show': {
-      const conversation = await getConversation(ports, accountId, target.widgetId, target.sessionId);
+      const conversation = await admin.getConversation(ref);
       const lines = conversation.messages.map((message) => {
         const who = message.author ? `${message.author.name} (person)` : message.role === 'user' ? 'visitor' : 'AI';
         return `[${message.createdAt}] ${who}: ${message.content}`;
@@ -95,20 +81,20 @@ export async function runConversationCommand(
       return { json: conversation, text: [`${session.sessionId} on ${session.widgetId}: ${session.status}${handoffLabel(session)}`, ...lines].join('\n') };
     }
     case 'conversations resolve': {
-      const session = await resolveConversation(ports, accountId, target.widgetId, target.sessionId);
+      const session = await admin.resolveConversation(ref);
       return { json: session, text: `Resolved ${session.sessionId}.` };
     }
     case 'handoff accept': {
-      const session = await acceptHandoff(ports, accountId, target.widgetId, target.sessionId, operator);
+      const session = await admin.acceptHandoff(ref, operator);
       return { json: session, text: `${operator.name} now has ${session.sessionId}; the AI stays silent until you release it.` };
     }
     case 'handoff reply': {
       if (values.text === undefined || values.text.trim() === '') throw usage('--text is required');
-      const message = await replyAsOperator(ports, accountId, target.widgetId, target.sessionId, operator, values.text);
+      const message = await admin.replyAsOperator(ref, { operator, text: values.text });
       return { json: message, text: `Sent ${message.messageId} as ${operator.name}.` };
     }
     case 'handoff release': {
-      const session = await releaseHandoff(ports, accountId, target.widgetId, target.sessionId);
+      const session = await admin.releaseHandoff(ref);
       return { json: session, text: `Released ${session.sessionId}: the AI answers again.` };
     }
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ANY_ACCOUNT, createMemoryStore, describeDelivery, describeKey, isSvcError } from '@svc/core';
+import { ANY_ACCOUNT, createMemoryStore, isSvcError, views } from '@svc/core';
 import { makeApiKey, makeDelivery } from '@svc/core/testing';
 import { operatorAdmin } from './operator-admin.js';
 
@@ -39,10 +39,10 @@ describe('server keys with callback URLs', () => {
 
   it('never lists the password of a callback URL saved before credentials were refused (issue 10)', () => {
     const legacy = 'https://hooks:s3cret-pass@hooks.example.com/svc';
-    expect(JSON.stringify(describeKey(makeApiKey({ callbackUrl: legacy })))).not.toContain('s3cret-pass');
-    expect(describeKey(makeApiKey({ callbackUrl: legacy })).callbackUrl).toBe('https://***@hooks.example.com/svc');
-    expect(JSON.stringify(describeDelivery(makeDelivery({ url: legacy })))).not.toContain('s3cret-pass');
-    expect(describeKey(makeApiKey({ callbackUrl: 'https://hooks.example.com/svc' })).callbackUrl).toBe('https://hooks.example.com/svc');
+    expect(JSON.stringify(views.key(makeApiKey({ callbackUrl: legacy })))).not.toContain('s3cret-pass');
+    expect(views.key(makeApiKey({ callbackUrl: legacy })).callbackUrl).toBe('https://***@hooks.example.com/svc');
+    expect(JSON.stringify(views.delivery(makeDelivery({ url: legacy })))).not.toContain('s3cret-pass');
+    expect(views.key(makeApiKey({ callbackUrl: 'https://hooks.example.com/svc' })).callbackUrl).toBe('https://hooks.example.com/svc');
   });
 
   it('accepts public https URLs, and private ones only when allowed', async () => {

@@ -1,6 +1,5 @@
 import { createInterface } from 'node:readline';
-import { createOperator, defaultIds, describeOperator, listOperators, systemClock, type PasswordHasher, type Store } from '@svc/core';
-import { scryptPasswords } from './passwords.js';
+import { views, type AdminApi } from '@svc/core';
 
 /**
  * `svc operators create|list`. The password is read from standard input (piped, or typed at a prompt that does not
@@ -18,17 +17,15 @@ export interface OperatorCommandValues {
 export async function runOperatorCommand(
   command: 'create' | 'list',
   values: OperatorCommandValues,
-  store: Store,
-  passwords: PasswordHasher = scryptPasswords(),
+  admin: Pick<AdminApi, 'createOperator' | 'listOperators'>,
 ): Promise<{ json: unknown; text: string }> {
-  const ctx = { store, clock: systemClock, ids: defaultIds, passwords };
   const account = values.account ?? '';
   if (command === 'list') {
-    const operators = (await listOperators(ctx, account)).map(describeOperator);
+    const operators = (await admin.listOperators(account)).map(views.operator);
     return { json: operators, text: operators.length ? operators.map((o) => `${o.id}  ${o.email}  ${o.role}  ${o.name}`).join('\n') : 'No operators.' };
   }
-  const operator = describeOperator(
-    await createOperator(ctx, account, {
+  const operator = views.operator(
+    await admin.createOperator(account, {
       email: values.email,
       password: values.password,
       ...(values.name === undefined ? {} : { name: values.name }),

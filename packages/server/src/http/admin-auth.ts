@@ -1,16 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import {
-  CONSOLE_SESSION_MAX_MS,
-  resolveConsoleSession,
-  sha256Hex,
-  SvcError,
-  timingSafeEqualStrings,
-  type ConsoleSession,
-  type Operator,
-  type OperatorContext,
-  type OperatorRole,
-} from '@svc/core';
+import { CONSOLE_SESSION_MAX_MS, sha256Hex, SvcError, timingSafeEqualStrings, type AdminApi, type ConsoleSession, type Operator, type OperatorRole, type Store } from '@svc/core';
 import type { AppEnv } from './auth.js';
 
 /** The console's session cookie (DESIGN.md section 10). */
@@ -92,7 +82,7 @@ export function assertSameOrigin(c: Context<AppEnv>): void {
  * writes must echo the session's CSRF token in `X-CSRF-Token` (and come from this origin); a key is never sent by a
  * browser on its own, so key calls need neither.
  */
-export function adminAuth(ctx: Pick<OperatorContext, 'store' | 'clock'>): MiddlewareHandler<AppEnv> {
+export function adminAuth(ctx: { store: Pick<Store, 'findApiKeyByHash'>; admin: Pick<AdminApi, 'resolveConsoleSession'> }): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const key = presentedKey(c);
     if (key !== undefined && key !== '') {
@@ -107,7 +97,7 @@ export function adminAuth(ctx: Pick<OperatorContext, 'store' | 'clock'>): Middle
       return next();
     }
     const token = getCookie(c, CONSOLE_COOKIE);
-    const signedIn = token ? await resolveConsoleSession(ctx, token) : null;
+    const signedIn = token ? await ctx.admin.resolveConsoleSession(token) : null;
     if (!signedIn) {
       if (token) clearConsoleCookie(c);
       throw new SvcError('authentication_required', 'Sign in to the console, or send a server key with the admin scope.');

@@ -1,47 +1,8 @@
-import {
-  analyticsQuerySchema,
-  analyticsSchema,
-  callbackSecretSchema,
-  createdKeySchema,
-  createdWebhookSchema,
-  createKeyRequestSchema,
-  createKnowledgeBaseRequestSchema,
-  createPublicKeyRequestSchema,
-  createWebhookRequestSchema,
-  createWidgetRequestSchema,
-  currentIdentitySecret,
-  deliveryFiltersSchema,
-  deliveryViewSchema,
-  describeDelivery,
-  describeKey,
-  describeWebhook,
-  describeWidget,
-  documentSchema,
-  identitySecretSchema,
-  importedKnowledgeSchema,
-  keyViewSchema,
-  knowledgeBaseDetailSchema,
-  knowledgeBaseSchema,
-  knowledgeFileSchema,
-  adminSearchRequestSchema,
-  knowledgeSearchResultSchema,
-  productPageQuerySchema,
-  productSchema,
-  rotateSecretRequestSchema,
-  webhookSecretSchema,
-  webhookViewSchema,
-  widgetFormsRequestSchema,
-  widgetSettingsSchema,
-  widgetThemeSchema,
-  widgetViewSchema,
-  metaSchema,
-  envelope,
-  parseInput,
-  type ErrorCode,
-} from '@svc/core';
+import { analyticsQuerySchema, analyticsSchema, callbackSecretSchema, createdKeySchema, createdWebhookSchema, createKeyRequestSchema, createKnowledgeBaseRequestSchema, createPublicKeyRequestSchema, createWebhookRequestSchema, createWidgetRequestSchema, deliveryFiltersSchema, deliveryViewSchema, documentSchema, identitySecretSchema, importedKnowledgeSchema, keyViewSchema, knowledgeBaseDetailSchema, knowledgeBaseSchema, adminSearchRequestSchema, knowledgeSearchResultSchema, productPageQuerySchema, productSchema, rotateSecretRequestSchema, webhookSecretSchema, webhookViewSchema, widgetFormsRequestSchema, widgetSettingsSchema, widgetThemeSchema, widgetViewSchema, metaSchema, envelope, parseInput, knowledgeFileSchema } from '@svc/core/schemas';
+import { views, type ErrorCode } from '@svc/core';
 import { z } from 'zod';
 import { ADMIN, BODY, definedOnly, noContent, ok, V1 } from './admin-route-kit.js';
-import type { Route } from './routes.js';
+import type { Route, RouteSpec } from './routes.js';
 
 /**
  * The admin API's configuration routes (`/admin/v1`): widgets, keys, webhooks, knowledge bases, analytics and
@@ -54,7 +15,7 @@ const WIDGET: ErrorCode[] = ['validation_failed', 'widget_not_found'];
 const KB: ErrorCode[] = ['validation_failed', 'knowledge_base_not_found'];
 
 /** Owner-only routes of the account's configuration, with the common fields filled in. */
-const owner = (route: Omit<Route, 'tag' | 'auth' | 'errors'> & { errors?: readonly ErrorCode[] }): Route => ({
+const owner = (route: Omit<RouteSpec<'admin'>, 'tag' | 'auth' | 'errors'> & { errors?: readonly ErrorCode[] }): Route => ({
   ...route,
   tag: 'admin',
   auth: 'admin',
@@ -70,7 +31,7 @@ export const CONFIGURATION_ROUTES: Route[] = [
     summary: 'List widgets',
     description: "The account's widgets, oldest first; identity secrets are never shown.",
     responses: { 200: { schema: envelope(z.array(widgetViewSchema)), description: 'The widgets.' } },
-    handler: async ({ caller, admin }) => ok((await admin.listWidgets(caller.accountId)).map(describeWidget)),
+    handler: async ({ caller, core }) => ok((await core.admin.listWidgets(caller.accountId)).map(views.widget)),
   }),
   owner({
     method: 'post',
@@ -80,10 +41,10 @@ export const CONFIGURATION_ROUTES: Route[] = [
     description: 'A new widget (chatbot). Its identity-token secret is in the answer, this once (rotate it to get another).',
     body: { schema: createWidgetRequestSchema, required: true },
     responses: { 201: { schema: envelope(widgetViewSchema.extend({ identitySecret: z.string() })), description: 'The widget and its identity secret.' } },
-    handler: async ({ caller, admin, body }) => {
+    handler: async ({ caller, core, body }) => {
       const input = parseInput(createWidgetRequestSchema, body);
-      const widget = await admin.createWidget({ ...definedOnly(input), accountId: caller.accountId, name: input.name });
-      return ok({ ...describeWidget(widget), identitySecret: currentIdentitySecret(widget) }, 201);
+      const widget = await core.admin.createWidget({ ...definedOnly(input), accountId: caller.accountId, name: input.name });
+      return ok({ ...views.widget(widget), identitySecret: views.identitySecret(widget) }, 201);
     },
   }),
   owner({
@@ -94,7 +55,7 @@ export const CONFIGURATION_ROUTES: Route[] = [
     description: 'Its settings, forms and theme.',
     responses: { 200: { schema: envelope(widgetViewSchema), description: 'The widget.' } },
     errors: WIDGET,
-    handler: async ({ caller, admin, params }) => ok(describeWidget(await admin.getWidget(caller.accountId, params.widgetId!))),
+    handler: async ({ caller, core, params }) => ok(views.widget(await core.admin.getWidget(caller.accountId, params.widgetId!))),
   }),
   owner({
     method: 'patch',
@@ -105,8 +66,8 @@ export const CONFIGURATION_ROUTES: Route[] = [
     body: { schema: widgetSettingsSchema, required: true },
     responses: { 200: { schema: envelope(widgetViewSchema), description: 'The widget as changed.' } },
     errors: WIDGET,
-    handler: async ({ caller, admin, params, body }) =>
-      ok(describeWidget(await admin.updateWidget(caller.accountId, params.widgetId!, definedOnly(parseInput(widgetSettingsSchema, body))))),
+    handler: async ({ caller, core, params, body }) =>
+      ok(views.widget(await core.admin.updateWidget(caller.accountId, params.widgetId!, definedOnly(parseInput(widgetSettingsSchema, body))))),
   }),
   owner({
     method: 'put',
@@ -117,7 +78,7 @@ export const CONFIGURATION_ROUTES: Route[] = [
     body: { schema: widgetThemeSchema, required: true },
     responses: { 200: { schema: envelope(widgetViewSchema), description: 'The widget with its new theme.' } },
     errors: WIDGET,
-    handler: async ({ caller, admin, params, body }) => ok(describeWidget(await admin.setWidgetTheme(caller.accountId, params.widgetId!, body))),
+    handler: async ({ caller, core, params, body }) => ok(views.widget(await core.admin.setWidgetTheme(caller.accountId, params.widgetId!, body))),
   }),
   owner({
     method: 'put',
@@ -128,7 +89,7 @@ export const CONFIGURATION_ROUTES: Route[] = [
     body: { schema: widgetFormsRequestSchema, required: true },
     responses: { 200: { schema: envelope(widgetViewSchema), description: 'The widget with its new forms.' } },
     errors: WIDGET,
-    handler: async ({ caller, admin, params, body }) => ok(describeWidget(await admin.setWidgetForms(caller.accountId, params.widgetId!, body))),
+    handler: async ({ caller, core, params, body }) => ok(views.widget(await core.admin.setWidgetForms(caller.accountId, params.widgetId!, body))),
   }),
   owner({
     method: 'post',
@@ -139,9 +100,9 @@ export const CONFIGURATION_ROUTES: Route[] = [
     body: { schema: rotateSecretRequestSchema, required: false },
     responses: { 200: { schema: envelope(identitySecretSchema), description: 'The new secret.' } },
     errors: WIDGET,
-    handler: async ({ caller, admin, params, body }) => {
+    handler: async ({ caller, core, params, body }) => {
       const { graceSeconds } = parseInput(rotateSecretRequestSchema, body ?? {});
-      const { identitySecret } = await admin.rotateIdentitySecret(caller.accountId, params.widgetId!, graceSeconds ?? 86_400);
+      const { identitySecret } = await core.admin.rotateIdentitySecret(caller.accountId, params.widgetId!, graceSeconds ?? 86_400);
       return ok({ identitySecret });
     },
   }),
@@ -153,7 +114,7 @@ export const CONFIGURATION_ROUTES: Route[] = [
     summary: 'List API keys',
     description: "The account's server and public keys, revoked ones included; never a key, its hash or its callback secret.",
     responses: { 200: { schema: envelope(z.array(keyViewSchema)), description: 'The keys.' } },
-    handler: async ({ caller, admin }) => ok((await admin.listKeys(caller.accountId)).map(describeKey)),
+    handler: async ({ caller, core }) => ok((await core.admin.listKeys(caller.accountId)).map(views.key)),
   }),
   owner({
     method: 'post',
@@ -164,10 +125,10 @@ export const CONFIGURATION_ROUTES: Route[] = [
       'A server key (`sk_live_…`) with the scopes named (`admin` lets it call this API as the owner). With `callbackUrl` it also gets the secret that signs its callbacks. The key and that secret are in the answer, this once.',
     body: { schema: createKeyRequestSchema, required: true },
     responses: { 201: { schema: envelope(createdKeySchema), description: 'The new key.' } },
-    handler: async ({ caller, admin, body }) => {
+    handler: async ({ caller, core, body }) => {
       const input = parseInput(createKeyRequestSchema, body);
-      const created = await admin.createApiKey({ ...input, accountId: caller.accountId });
-      return ok({ key: created.key, apiKey: describeKey(created.apiKey), ...(created.callbackSecret ? { callbackSecret: created.callbackSecret } : {}) }, 201);
+      const created = await core.admin.createApiKey({ ...input, accountId: caller.accountId });
+      return ok({ key: created.key, apiKey: views.key(created.apiKey), ...(created.callbackSecret ? { callbackSecret: created.callbackSecret } : {}) }, 201);
     },
   }),
   owner({
@@ -179,9 +140,9 @@ export const CONFIGURATION_ROUTES: Route[] = [
     body: { schema: createPublicKeyRequestSchema, required: true },
     responses: { 201: { schema: envelope(createdKeySchema), description: 'The new public key.' } },
     errors: ['widget_not_found'],
-    handler: async ({ caller, admin, body }) => {
-      const created = await admin.createPublicKey(caller.accountId, parseInput(createPublicKeyRequestSchema, body));
-      return ok({ key: created.key, apiKey: describeKey(created.apiKey) }, 201);
+    handler: async ({ caller, core, body }) => {
+      const created = await core.admin.createPublicKey(caller.accountId, parseInput(createPublicKeyRequestSchema, body));
+      return ok({ key: created.key, apiKey: views.key(created.apiKey) }, 201);
     },
   }),
   owner({
@@ -192,7 +153,7 @@ export const CONFIGURATION_ROUTES: Route[] = [
     description: 'The key stops working at once (401 `invalid_api_key`); it stays listed, with `revokedAt`.',
     responses: { 200: { schema: envelope(keyViewSchema), description: 'The revoked key.' } },
     errors: ['validation_failed', 'not_found'],
-    handler: async ({ caller, admin, params }) => ok(describeKey(await admin.revokeKey(caller.accountId, params.keyId!))),
+    handler: async ({ caller, core, params }) => ok(views.key(await core.admin.revokeKey(caller.accountId, params.keyId!))),
   }),
   owner({
     method: 'post',
@@ -202,7 +163,7 @@ export const CONFIGURATION_ROUTES: Route[] = [
     description: 'A new secret signs its callbacks from now on (deliveries still pending included), shown this once.',
     responses: { 200: { schema: envelope(callbackSecretSchema), description: 'The new secret.' } },
     errors: ['validation_failed', 'not_found', 'invalid_json'],
-    handler: async ({ caller, admin, params }) => ok({ callbackSecret: (await admin.rotateCallbackSecret(caller.accountId, params.keyId!)).callbackSecret }),
+    handler: async ({ caller, core, params }) => ok({ callbackSecret: (await core.admin.rotateCallbackSecret(caller.accountId, params.keyId!)).callbackSecret }),
   }),
 
   owner({
@@ -212,7 +173,7 @@ export const CONFIGURATION_ROUTES: Route[] = [
     summary: 'List webhook endpoints',
     description: "The account's lifecycle webhook endpoints; never their secrets.",
     responses: { 200: { schema: envelope(z.array(webhookViewSchema)), description: 'The endpoints.' } },
-    handler: async ({ caller, admin }) => ok((await admin.listWebhooks(caller.accountId)).map(describeWebhook)),
+    handler: async ({ caller, core }) => ok((await core.admin.listWebhooks(caller.accountId)).map(views.webhook)),
   }),
   owner({
     method: 'post',
@@ -222,10 +183,10 @@ export const CONFIGURATION_ROUTES: Route[] = [
     description: 'An https URL told about session lifecycle events (all of them unless `events` names some), signed with a secret shown this once.',
     body: { schema: createWebhookRequestSchema, required: true },
     responses: { 201: { schema: envelope(createdWebhookSchema), description: 'The endpoint and its signing secret.' } },
-    handler: async ({ caller, admin, body }) => {
+    handler: async ({ caller, core, body }) => {
       const input = parseInput(createWebhookRequestSchema, body);
-      const { webhook, secret } = await admin.createWebhook({ accountId: caller.accountId, url: input.url, events: input.events });
-      return ok({ ...describeWebhook(webhook), secret }, 201);
+      const { webhook, secret } = await core.admin.createWebhook({ accountId: caller.accountId, url: input.url, events: input.events });
+      return ok({ ...views.webhook(webhook), secret }, 201);
     },
   }),
   owner({
@@ -236,8 +197,8 @@ export const CONFIGURATION_ROUTES: Route[] = [
     description: 'It receives nothing more.',
     responses: noContent,
     errors: ['validation_failed', 'not_found'],
-    handler: async ({ c, caller, admin, params }) => {
-      await admin.deleteWebhook(caller.accountId, params.webhookId!);
+    handler: async ({ c, caller, core, params }) => {
+      await core.admin.deleteWebhook(caller.accountId, params.webhookId!);
       return c.body(null, 204);
     },
   }),
@@ -250,9 +211,9 @@ export const CONFIGURATION_ROUTES: Route[] = [
     body: { schema: rotateSecretRequestSchema, required: false },
     responses: { 200: { schema: envelope(webhookSecretSchema), description: 'The new secret.' } },
     errors: ['not_found'],
-    handler: async ({ caller, admin, params, body }) => {
+    handler: async ({ caller, core, params, body }) => {
       const { graceSeconds } = parseInput(rotateSecretRequestSchema, body ?? {});
-      return ok({ secret: (await admin.rotateWebhookSecret(caller.accountId, params.webhookId!, graceSeconds)).secret });
+      return ok({ secret: (await core.admin.rotateWebhookSecret(caller.accountId, params.webhookId!, graceSeconds)).secret });
     },
   }),
 
@@ -263,7 +224,7 @@ export const CONFIGURATION_ROUTES: Route[] = [
     summary: 'List knowledge bases',
     description: "The account's knowledge bases, oldest first.",
     responses: { 200: { schema: envelope(z.array(knowledgeBaseSchema)), description: 'The knowledge bases.' } },
-    handler: async ({ caller, admin }) => ok(await admin.listKnowledgeBases(caller.accountId)),
+    handler: async ({ caller, core }) => ok(await core.admin.listKnowledgeBases(caller.accountId)),
   }),
   owner({
     method: 'post',
@@ -273,7 +234,7 @@ export const CONFIGURATION_ROUTES: Route[] = [
     description: 'An empty knowledge base; import products and documents into it next.',
     body: { schema: createKnowledgeBaseRequestSchema, required: true },
     responses: { 201: { schema: envelope(knowledgeBaseSchema), description: 'The new knowledge base.' } },
-    handler: async ({ caller, admin, body }) => ok(await admin.createKnowledgeBase(caller.accountId, body), 201),
+    handler: async ({ caller, core, body }) => ok(await core.admin.createKnowledgeBase(caller.accountId, body), 201),
   }),
   owner({
     method: 'get',
@@ -283,7 +244,7 @@ export const CONFIGURATION_ROUTES: Route[] = [
     description: 'With how many products and documents it holds.',
     responses: { 200: { schema: envelope(knowledgeBaseDetailSchema), description: 'The knowledge base.' } },
     errors: KB,
-    handler: async ({ caller, admin, params }) => ok(await admin.getKnowledgeBase(caller.accountId, params.kbId!)),
+    handler: async ({ caller, core, params }) => ok(await core.admin.getKnowledgeBase(caller.accountId, params.kbId!)),
   }),
   owner({
     method: 'post',
@@ -294,7 +255,7 @@ export const CONFIGURATION_ROUTES: Route[] = [
     body: { schema: knowledgeFileSchema, required: true },
     responses: { 200: { schema: envelope(importedKnowledgeSchema), description: 'How many products and documents were written.' } },
     errors: KB,
-    handler: async ({ caller, admin, params, body }) => ok(await admin.importIntoKnowledgeBase(caller.accountId, params.kbId!, body)),
+    handler: async ({ caller, core, params, body }) => ok(await core.admin.importIntoKnowledgeBase(caller.accountId, params.kbId!, body)),
   }),
   owner({
     method: 'get',
@@ -310,8 +271,8 @@ export const CONFIGURATION_ROUTES: Route[] = [
       },
     },
     errors: KB,
-    handler: async ({ c, caller, admin, params, query }) => {
-      const page = await admin.listKnowledgeProducts(caller.accountId, params.kbId!, definedOnly(parseInput(productPageQuerySchema, query)));
+    handler: async ({ c, caller, core, params, query }) => {
+      const page = await core.admin.listKnowledgeProducts(caller.accountId, params.kbId!, definedOnly(parseInput(productPageQuerySchema, query)));
       return c.json({ data: page.products, meta: { creditsConsumed: 0, nextCursor: page.nextCursor } });
     },
   }),
@@ -323,7 +284,7 @@ export const CONFIGURATION_ROUTES: Route[] = [
     description: 'Oldest first, without their content.',
     responses: { 200: { schema: envelope(z.array(documentSchema)), description: 'The documents.' } },
     errors: KB,
-    handler: async ({ caller, admin, params }) => ok(await admin.listKnowledgeDocuments(caller.accountId, params.kbId!)),
+    handler: async ({ caller, core, params }) => ok(await core.admin.listKnowledgeDocuments(caller.accountId, params.kbId!)),
   }),
   owner({
     method: 'post',
@@ -334,9 +295,9 @@ export const CONFIGURATION_ROUTES: Route[] = [
     body: { schema: adminSearchRequestSchema, required: true },
     responses: { 200: { schema: envelope(knowledgeSearchResultSchema), description: 'Passages and products, best first.' } },
     errors: KB,
-    handler: async ({ caller, admin, params, body }) => {
+    handler: async ({ caller, core, params, body }) => {
       const { text, query, ...options } = parseInput(adminSearchRequestSchema, body);
-      return ok(await admin.searchKnowledge(caller.accountId, params.kbId!, { ...options, query: text ?? query }));
+      return ok(await core.admin.searchKnowledge(caller.accountId, params.kbId!, { ...options, query: text ?? query }));
     },
   }),
 
@@ -350,13 +311,9 @@ export const CONFIGURATION_ROUTES: Route[] = [
     query: analyticsQuerySchema,
     responses: { 200: { schema: envelope(analyticsSchema), description: 'The figures.' } },
     errors: ['validation_failed', 'widget_not_found'],
-    handler: async ({ caller, admin, operators, query }) => {
+    handler: async ({ caller, core, query }) => {
       const { from, to, widgetId } = parseInput(analyticsQuerySchema, query);
-      const now = operators.clock.now();
-      // The last 30 UTC days, today included.
-      const start = from ?? new Date(Math.floor(now.getTime() / 86_400_000) * 86_400_000 - 29 * 86_400_000).toISOString();
-      const end = to ?? now.toISOString();
-      return ok(await admin.analytics(caller.accountId, { from: start, to: end, widgetId }));
+      return ok(await core.admin.analytics(caller.accountId, { from, to, widgetId }));
     },
   }),
   owner({
@@ -368,8 +325,8 @@ export const CONFIGURATION_ROUTES: Route[] = [
     query: deliveryFiltersSchema,
     responses: { 200: { schema: envelope(z.array(deliveryViewSchema)), description: 'The deliveries.' } },
     errors: ['validation_failed'],
-    handler: async ({ caller, admin, query }) =>
-      ok((await admin.listDeliveries(caller.accountId, definedOnly(parseInput(deliveryFiltersSchema, query)))).map(describeDelivery)),
+    handler: async ({ caller, core, query }) =>
+      ok((await core.admin.listDeliveries(caller.accountId, definedOnly(parseInput(deliveryFiltersSchema, query)))).map(views.delivery)),
   }),
   owner({
     method: 'post',
@@ -379,6 +336,6 @@ export const CONFIGURATION_ROUTES: Route[] = [
     description: 'Queued again with a fresh retry budget; a running worker sends it within a second.',
     responses: { 200: { schema: envelope(deliveryViewSchema), description: 'The delivery, queued.' } },
     errors: ['validation_failed', 'not_found', 'invalid_json'],
-    handler: async ({ caller, admin, params }) => ok(describeDelivery(await admin.replayDelivery(caller.accountId, params.deliveryId!))),
+    handler: async ({ caller, core, params }) => ok(views.delivery(await core.admin.replayDelivery(caller.accountId, params.deliveryId!))),
   }),
 ];

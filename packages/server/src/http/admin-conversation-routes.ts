@@ -1,27 +1,10 @@
-import {
-  acceptHandoff,
-  openAccountEvents,
-  conversationFiltersSchema,
-  conversationMessageSchema,
-  conversationSchema,
-  conversationSummarySchema,
-  getConversation,
-  listConversations,
-  metaSchema,
-  operatorReplyRequestSchema,
-  releaseHandoff,
-  replyAsOperator,
-  resolveConversation,
-  sessionSchema,
-  envelope,
-  parseInput,
-  type ErrorCode,
-} from '@svc/core';
+import type { ErrorCode } from '@svc/core';
+import { conversationFiltersSchema, conversationMessageSchema, conversationSchema, conversationSummarySchema, metaSchema, operatorReplyRequestSchema, sessionSchema, envelope, parseInput } from '@svc/core/schemas';
 import { z } from 'zod';
 import type { AdminCaller } from './admin-auth.js';
 import { streamEventLog } from './session-event-stream.js';
 import { ADMIN, ANY_OPERATOR, BODY, ok, V1 } from './admin-route-kit.js';
-import type { Route } from './routes.js';
+import type { Route, RouteSpec } from './routes.js';
 
 /**
  * The admin API's conversation routes (`/admin/v1/conversations`, `/admin/v1/events`): the console's inbox, for
@@ -30,12 +13,14 @@ import type { Route } from './routes.js';
 
 /** Who answers in the operator's place: the operator, or an admin key under its name. */
 const operatorRef = (caller: AdminCaller) => ({ id: caller.operator?.id ?? null, name: caller.name });
+/** The conversation a path names, in the caller's own account. */
+const conversationOf = (caller: AdminCaller, params: Record<string, string>) => ({ accountId: caller.accountId, widgetId: params.widgetId!, sessionId: params.sessionId! });
 
 const conversation = `${V1}/conversations/{widgetId}/{sessionId}`;
 const CONVERSATION: ErrorCode[] = ['validation_failed', 'widget_not_found', 'session_not_found'];
 
 /** An operator's action on a conversation, answered with the session after it. */
-const sessionAction = (action: Pick<Route, 'operationId' | 'summary' | 'description' | 'handler'> & { suffix: string }): Route => ({
+const sessionAction = (action: Pick<RouteSpec<'admin'>, 'operationId' | 'summary' | 'description' | 'handler'> & { suffix: string }): Route => ({
   method: 'post',
   path: `${conversation}/${action.suffix}`,
   operationId: action.operationId,
@@ -68,8 +53,8 @@ export const CONVERSATION_ROUTES: Route[] = [
       },
     },
     errors: [...ADMIN, 'validation_failed'],
-    handler: async ({ c, caller, conversations, query }) => {
-      const page = await listConversations(conversations, caller.accountId, query);
+    handler: async ({ c, core, caller, query }) => {
+      const page = await core.admin.listConversations(caller.accountId, query);
       return c.json({ data: page.items, meta: { creditsConsumed: 0, nextCursor: page.nextCursor } });
     },
   },
@@ -84,7 +69,7 @@ export const CONVERSATION_ROUTES: Route[] = [
     roles: ANY_OPERATOR,
     responses: { 200: { schema: envelope(conversationSchema), description: 'The session and its messages.' } },
     errors: [...ADMIN, ...CONVERSATION],
-    handler: async ({ caller, conversations, params }) => ok(await getConversation(conversations, caller.accountId, params.widgetId!, params.sessionId!)),
+    handler: async ({ core, caller, params }) => ok(await core.admin.getConversation(conversationOf(caller, params))),
   },
   sessionAction({
     suffix: 'handoff/accept',
@@ -92,7 +77,7 @@ export const CONVERSATION_ROUTES: Route[] = [
     summary: 'Take a conversation over',
     description:
       "The caller answers from now on instead of the AI (the handoff becomes `active` under their name; the visitor's widget shows it). Only an active session can be taken over.",
-    handler: async ({ caller, conversations, params }) => ok(await acceptHandoff(conversations, caller.accountId, params.widgetId!, params.sessionId!, operatorRef(caller))),
+    handler: async ({ core, caller, params }) => ok(await core.admin.acceptHandoff(conversationOf(caller, params), operatorRef(caller))),
   }),
   {
     method: 'post',
@@ -107,8 +92,8 @@ export const CONVERSATION_ROUTES: Route[] = [
     body: { schema: operatorReplyRequestSchema, required: true },
     responses: { 201: { schema: envelope(conversationMessageSchema), description: 'The reply as the history shows it.' } },
     errors: [...ADMIN, ...BODY, ...CONVERSATION, 'session_not_active'],
-    handler: async ({ caller, conversations, params, body }) =>
-      ok(await replyAsOperator(conversations, caller.accountId, params.widgetId!, params.sessionId!, operatorRef(caller), parseInput(operatorReplyRequestSchema, body).text), 201),
+    handler: async ({ core, caller, params, body }) =>
+      ok(await core.admin.replyAsOperator(conversationOf(caller, params), { operator: operatorRef(caller), text: parseInput(operatorReplyRequestSchema, body).text }), 201),
   },
   {
     method: 'get',
@@ -122,16 +107,15 @@ export const CONVERSATION_ROUTES: Route[] = [
     roles: ANY_OPERATOR,
     responses: { 200: { schema: z.string(), description: 'The event stream.', contentType: 'text/event-stream' } },
     errors: [...ADMIN, 'validation_failed'],
-    handler: async ({ c, caller, store, eventStreams }) => {
-      const feed = await openAccountEvents({ store }, caller.accountId, c.req.header('last-event-id'));
+    handler: async ({ c, core, caller }) => {
+      const { eventStreams } = c.var.server;
       // Per caller: a few tabs of one operator (or scripts of one key), not a whole team, share a cap.
       const holder = caller.operator?.id ?? caller.keyId!;
-      const release = eventStreams.slots.acquire(holder, `account-feed\u0000${holder}`);
-      return streamEventLog(
-        c,
-        { store, after: feed.after, read: feed.read, wakesOn: (event) => event.type === 'session-event' && event.accountId === caller.accountId, release },
-        eventStreams,
-      );
+      return streamEventLog(c, {
+        open: (signal) => core.events.account(caller.accountId, { lastEventId: c.req.header('last-event-id'), signal }),
+        acquire: () => eventStreams.slots.acquire(holder, `account-feed\u0000${holder}`),
+        options: eventStreams,
+      });
     },
   },
   sessionAction({
@@ -139,13 +123,13 @@ export const CONVERSATION_ROUTES: Route[] = [
     operationId: 'adminReleaseHandoff',
     summary: 'Give a conversation back to the AI',
     description: 'Ends the handoff: the AI answers the next visitor message again. A session without a handoff is answered as it is.',
-    handler: async ({ caller, conversations, params }) => ok(await releaseHandoff(conversations, caller.accountId, params.widgetId!, params.sessionId!)),
+    handler: async ({ core, caller, params }) => ok(await core.admin.releaseHandoff(conversationOf(caller, params))),
   }),
   sessionAction({
     suffix: 'resolve',
     operationId: 'adminResolveConversation',
     summary: 'Resolve a conversation',
     description: 'Resolves the session (reason `operator`), ending any handoff. A resolved session is answered as it is; an expired one cannot be resolved (409).',
-    handler: async ({ caller, conversations, params }) => ok(await resolveConversation(conversations, caller.accountId, params.widgetId!, params.sessionId!)),
+    handler: async ({ core, caller, params }) => ok(await core.admin.resolveConversation(conversationOf(caller, params))),
   }),
 ];

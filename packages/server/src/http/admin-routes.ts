@@ -1,20 +1,5 @@
-import {
-  accountViewSchema,
-  changePassword,
-  changePasswordRequestSchema,
-  consoleSessionSchema,
-  createOperator,
-  createOperatorRequestSchema,
-  describeConsoleSession,
-  describeOperator,
-  envelope,
-  listOperators,
-  loginRequestSchema,
-  operatorSchema,
-  signIn,
-  signOut,
-  SvcError,
-} from '@svc/core';
+import { accountViewSchema, changePasswordRequestSchema, consoleSessionSchema, createOperatorRequestSchema, envelope, loginRequestSchema, operatorSchema } from '@svc/core/schemas';
+import { SvcError, views } from '@svc/core';
 import { z } from 'zod';
 import { assertSameOrigin, clearConsoleCookie, setConsoleCookie, type AdminCaller } from './admin-auth.js';
 import { CONFIGURATION_ROUTES } from './admin-configuration-routes.js';
@@ -50,12 +35,12 @@ export const ADMIN_ROUTES: readonly Route[] = [
     body: { schema: loginRequestSchema, required: true },
     responses: { 200: { schema: envelope(consoleSessionSchema), description: 'Signed in; the cookie is set.' } },
     errors: [...BODY, 'invalid_credentials', 'csrf_failed', 'rate_limited', 'internal_error'],
-    handler: async ({ c, operators, body, clientAddress }) => {
+    handler: async ({ c, core, body }) => {
       // Login CSRF: a page elsewhere must not sign the browser in to an account of the attacker's.
       assertSameOrigin(c);
-      const session = await signIn(operators, body, { address: clientAddress() });
+      const session = await core.admin.signIn(body, { address: c.var.server.clientAddress() });
       setConsoleCookie(c, session.token);
-      return ok(describeConsoleSession(session));
+      return ok(views.consoleSession(session));
     },
   },
   {
@@ -69,8 +54,8 @@ export const ADMIN_ROUTES: readonly Route[] = [
     roles: ANY_OPERATOR,
     responses: noContent,
     errors: ADMIN,
-    handler: async ({ c, caller, operators }) => {
-      await signOut(operators, signedIn(caller).session);
+    handler: async ({ c, core, caller }) => {
+      await core.admin.signOut(signedIn(caller).session);
       clearConsoleCookie(c);
       return c.body(null, 204);
     },
@@ -86,7 +71,7 @@ export const ADMIN_ROUTES: readonly Route[] = [
     roles: ANY_OPERATOR,
     responses: { 200: { schema: envelope(consoleSessionSchema), description: 'The operator and the CSRF token.' } },
     errors: ADMIN,
-    handler: async ({ caller }) => ok(describeConsoleSession(signedIn(caller))),
+    handler: async ({ caller }) => ok(views.consoleSession(signedIn(caller))),
   },
   {
     method: 'put',
@@ -101,8 +86,8 @@ export const ADMIN_ROUTES: readonly Route[] = [
     body: { schema: changePasswordRequestSchema, required: true },
     responses: noContent,
     errors: [...ADMIN, ...BODY],
-    handler: async ({ c, caller, operators, body }) => {
-      await changePassword(operators, signedIn(caller), body);
+    handler: async ({ c, core, caller, body }) => {
+      await core.admin.changePassword(signedIn(caller), body);
       return c.body(null, 204);
     },
   },
@@ -116,7 +101,7 @@ export const ADMIN_ROUTES: readonly Route[] = [
     auth: 'admin',
     responses: { 200: { schema: envelope(accountViewSchema), description: 'The account.' } },
     errors: ADMIN,
-    handler: async ({ caller, admin }) => ok(await admin.getAccount(caller.accountId)),
+    handler: async ({ caller, core }) => ok(await core.admin.getAccount(caller.accountId)),
   },
   {
     method: 'get',
@@ -128,7 +113,7 @@ export const ADMIN_ROUTES: readonly Route[] = [
     auth: 'admin',
     responses: { 200: { schema: envelope(z.array(operatorSchema)), description: 'The operators.' } },
     errors: ADMIN,
-    handler: async ({ caller, operators }) => ok((await listOperators(operators, caller.accountId)).map(describeOperator)),
+    handler: async ({ core, caller }) => ok((await core.admin.listOperators(caller.accountId)).map(views.operator)),
   },
   {
     method: 'post',
@@ -142,7 +127,7 @@ export const ADMIN_ROUTES: readonly Route[] = [
     body: { schema: createOperatorRequestSchema, required: true },
     responses: { 201: { schema: envelope(operatorSchema), description: 'The new operator.' } },
     errors: [...ADMIN, ...BODY, 'email_taken'],
-    handler: async ({ caller, operators, body }) => ok(describeOperator(await createOperator(operators, caller.accountId, body)), 201),
+    handler: async ({ core, caller, body }) => ok(views.operator(await core.admin.createOperator(caller.accountId, body)), 201),
   },
   ...CONFIGURATION_ROUTES,
   ...CONVERSATION_ROUTES,

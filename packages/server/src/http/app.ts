@@ -1,8 +1,7 @@
 import { Hono, type Handler, type MiddlewareHandler } from 'hono';
 import { requestId } from 'hono/request-id';
-import { defaultIds, parseInput, systemClock, SvcError, type Clock, type Engine, type OperatorContext, type PasswordHasher, type ReplyFormatter, type Store } from '@svc/core';
-import { operatorAdmin } from '../cli/operator-admin.js';
-import { scryptPasswords } from '../cli/passwords.js';
+import { systemClock, SvcError, type Clock, type Core, type Store } from '@svc/core';
+import { parseInput } from '@svc/core/schemas';
 import type { Logger } from 'pino';
 import { createOperations, operationsMiddleware, type Operations } from '../operations/operations.js';
 import { buildOpenApiDocument } from '../openapi/document.js';
@@ -14,11 +13,14 @@ import { cors } from './cors.js';
 import { idempotency } from './idempotency.js';
 import { clientAddress, rateLimit } from './rate-limit.js';
 import { createEventStreamSlots, type EventStreamLimits } from './session-event-stream.js';
+import type { ServerServices } from './server-services.js';
 import { errorBody, sendPage, sendResult } from './respond.js';
-import { allowedMethods, honoPath, PATH_PARAMETERS, pathParameters, ROUTES, type Route, type RouteCall } from './routes.js';
+import { allowedMethods, honoPath, PATH_PARAMETERS, pathParameters, ROUTES, type Route } from './routes.js';
 
 export interface AppOptions {
-  engine: Engine;
+  /** Every operation the routes translate to (`createCore`). */
+  core: Core;
+  /** For the middleware that runs before any operation: keys, CORS origins, rate limits, idempotency records. */
   store: Store;
   logger: Logger;
   clock?: Clock;
@@ -32,27 +34,17 @@ export interface AppOptions {
   streamKeepAliveMs?: number;
   /** Metrics and the draining flag behind /readyz and /metrics; one of its own when absent. */
   operations?: Operations;
-  /** How operator passwords are hashed; scrypt by default. */
-  passwords?: PasswordHasher;
-  /** Operators' replies in the caller's reply format (the engine's formatter); Markdown as is when absent. */
-  formatReply?: ReplyFormatter;
-  /** Told when an operator action queued a delivery, so this process's worker sends it at once. */
-  onWork?: (kind: 'delivery') => void;
-  /** Allow http:// and private-network callback and webhook URLs (development, tests). */
-  allowPrivateCallbacks?: boolean;
   /** Caps on open session event streams (per session, per key); default 3 and 1,000. */
   eventStreamLimits?: EventStreamLimits;
-  /** Fallback poll of a session's event log, should a notification be lost; default 5,000 ms. */
-  eventStreamPollMs?: number;
 }
 
 /**
  * The HTTP adapter: web-standard `Request → Response`, mountable under any path of any server that speaks
  * fetch (Node via @hono/node-server, Express via a bridge, Bun, Deno, workers). It only translates: every
- * decision is the engine's.
+ * decision is the core's.
  */
 export function createApp(options: AppOptions): Hono<AppEnv> {
-  const { engine, store, logger } = options;
+  const { core, store, logger } = options;
   const clock = options.clock ?? systemClock;
   const app = new Hono<AppEnv>();
 
@@ -105,35 +97,28 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   options.extraRoutes?.(app);
 
   const keyed = apiMiddleware({ ...options, clock });
-  const operators: OperatorContext = { store, clock, ids: defaultIds, passwords: options.passwords ?? scryptPasswords() };
   const limited = requestLimit({ ...options, clock }, claimsAdminKey);
-  const admin = (route: Route) => [noStore, checkPathIds(route), limited, limitBody(), adminAuth(operators), requireRole(route.roles ?? OWNER)];
+  const admin = (route: Route) => [noStore, checkPathIds(route), limited, limitBody(), adminAuth({ store, admin: core.admin }), requireRole(route.roles ?? OWNER)];
   const signin = (route: Route) => [noStore, checkPathIds(route), limited, limitBody()];
   // Hono's '/x/*' also matches '/x' itself: one pattern per prefix, or CORS would run twice.
   for (const path of ['/widgets/*', '/knowledge-bases/*', '/widget/*']) app.use(path, cors(store));
 
   let openApiDocument: ReturnType<typeof buildOpenApiDocument> | undefined;
-  const services = {
-    engine,
-    store,
+  const trustedProxyHops = Number(options.trustProxy ?? 0);
+  const server: Omit<ServerServices, 'clientAddress'> = {
     openApiDocument: () => (openApiDocument ??= buildOpenApiDocument()),
     stream: { logger, keepAliveMs: options.streamKeepAliveMs },
-    eventStreams: {
-      logger,
-      keepAliveMs: options.streamKeepAliveMs,
-      pollMs: options.eventStreamPollMs,
-      slots: createEventStreamSlots(options.eventStreamLimits),
-    },
+    eventStreams: { logger, keepAliveMs: options.streamKeepAliveMs, slots: createEventStreamSlots(options.eventStreamLimits) },
     operations,
-    operators,
-    admin: operatorAdmin(store, { allowPrivateCallbacks: options.allowPrivateCallbacks ?? false, clock }),
-    conversations: { store, clock, ids: defaultIds, formatReply: options.formatReply, onWork: options.onWork },
-    trustedProxyHops: Number(options.trustProxy ?? 0),
   };
+  app.use(async (c, next) => {
+    c.set('server', { ...server, clientAddress: () => clientAddress(c, trustedProxyHops) });
+    await next();
+  });
   for (const route of ROUTES) {
     const chain =
       route.auth === 'key' ? [noStore, checkPathIds(route), ...keyed] : route.auth === 'admin' ? admin(route) : route.auth === 'signin' ? signin(route) : [checkPathIds(route)];
-    app.on(route.method.toUpperCase(), [honoPath(route.path)], ...chain, runRoute(route, services));
+    app.on(route.method.toUpperCase(), [honoPath(route.path)], ...chain, runRoute(route, core));
   }
   return app;
 }
@@ -153,24 +138,20 @@ function checkPathIds(route: Route): MiddlewareHandler<AppEnv> {
   };
 }
 
-type Services = Pick<RouteCall, 'engine' | 'store' | 'openApiDocument' | 'stream' | 'eventStreams' | 'operations' | 'operators' | 'conversations' | 'admin'> & { trustedProxyHops: number };
-
-function runRoute(route: Route, { trustedProxyHops, ...services }: Services): Handler<AppEnv> {
+function runRoute(route: Route, core: Core): Handler<AppEnv> {
   return async (c) => {
     let body: Record<string, unknown> | undefined;
     if (route.body) body = route.body.required ? await readRequiredJsonBody(c) : await readJsonBody(c);
     // No body is expected; one that is sent must still be well-formed JSON.
     else if (route.method !== 'get') await readJsonBody(c);
-    const result = await route.handler({
-      ...services,
-      c,
-      principal: c.get('principal'),
-      caller: c.get('admin'),
-      clientAddress: () => clientAddress(c, trustedProxyHops),
-      params: c.req.param(),
-      body,
-      query: c.req.query(),
-    });
+    const inputs = { c, core, params: c.req.param(), body, query: c.req.query() };
+    // Each kind of route gets the caller its authentication resolved: a key's principal, an operator, or nobody.
+    const result =
+      route.auth === 'key'
+        ? await route.handler({ ...inputs, caller: c.get('principal') })
+        : route.auth === 'admin'
+          ? await route.handler({ ...inputs, caller: c.get('admin') })
+          : await route.handler({ ...inputs, caller: undefined });
     if (result instanceof Response) return result;
     // A turn answered from its Idempotency-Key record (the engine recognised the repeat) says so, as other replays do.
     if ('replayed' in result && result.replayed) c.header('Idempotent-Replayed', 'true');

@@ -1,15 +1,8 @@
 import type { MiddlewareHandler } from 'hono';
 import { createHash } from 'node:crypto';
-import {
-  isIdentityTokenError,
-  SvcError,
-  verifyIdentityToken,
-  type ApiKey,
-  type Clock,
-  type IdentityClaims,
-  type Principal,
-  type Store,
-} from '@svc/core';
+import { isIdentityTokenError, verifyIdentityToken } from '@svc/core/schemas';
+import { SvcError, type ApiKey, type Clock, type IdentityClaims, type Principal, type Store } from '@svc/core';
+import type { ServerServices } from './server-services.js';
 import type { AdminCaller } from './admin-auth.js';
 
 export type AppEnv = {
@@ -20,6 +13,8 @@ export type AppEnv = {
     requestId: string;
     /** Set when the request's Origin may read the response (public keys from an allowed origin). */
     corsOrigin: string;
+    /** The adapter's own services (stream settings, metrics, the client's address). */
+    server: ServerServices;
   };
 };
 

@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
-import { SvcError, widgetIdSchema, type Store } from '@svc/core';
+import { SvcError, type Store } from '@svc/core';
+import { widgetIdSchema } from '@svc/core/schemas';
 import type { AppEnv } from './auth.js';
 
 // Last-Event-ID: a widget resuming its session event stream (fetch, not EventSource, since it sends X-API-Key).

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CREDIT_BUCKETS } from '@svc/core';
+import { CREDIT_BUCKETS } from '@svc/core/store-kit';
 import { createScriptedAgent } from '@svc/agents';
 import { createHarness } from '../testing/harness.js';
 

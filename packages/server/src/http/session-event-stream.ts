@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import { SvcError, type Engine, type Principal, type Store, type StreamedSessionEvent, type StoreSignal } from '@svc/core';
+import { SvcError, type Core, type OpenedFeed, type Principal } from '@svc/core';
 import type { Logger } from 'pino';
 import type { AppEnv } from './auth.js';
 
@@ -26,8 +26,6 @@ export interface EventStreamOptions {
   logger: Logger;
   /** Comment line `: ping` every this many ms. Default 15,000 (CONTRACTS A). */
   keepAliveMs?: number | undefined;
-  /** Fallback poll of the log. Default 5,000 ms. */
-  pollMs?: number | undefined;
   /** Shared by every stream of the app. */
   slots: EventStreamSlots;
 }
@@ -67,104 +65,52 @@ export function createEventStreamSlots(limits: EventStreamLimits = DEFAULT_EVENT
   };
 }
 
-/** Events read per query while catching up. */
-const PAGE = 100;
-
 export async function sessionEventStream(
   c: Context<AppEnv>,
-  call: { engine: Engine; store: Store; principal: Principal; widgetId: string; sessionId: string },
+  call: { core: Core; principal: Principal; widgetId: string; sessionId: string },
   options: EventStreamOptions,
 ): Promise<Response> {
-  const feed = await call.engine.openSessionEvents(call.principal, call.widgetId, call.sessionId, c.req.header('last-event-id'));
-  const release = options.slots.acquire(call.principal.keyId, `${feed.widgetId}\u0000${feed.sessionId}`);
-  return streamEventLog(
-    c,
-    {
-      store: call.store,
-      after: feed.after,
-      read: feed.read,
-      wakesOn: (event) => event.type === 'session-event' && event.widgetId === feed.widgetId && event.sessionId === feed.sessionId,
-      release,
-    },
+  const target = { widgetId: call.widgetId, sessionId: call.sessionId };
+  return streamEventLog(c, {
+    open: (signal) => call.core.events.session(call.principal, target, { lastEventId: c.req.header('last-event-id'), signal }),
+    acquire: (opened) => options.slots.acquire(call.principal.keyId, `${opened.widgetId ?? ''}\u0000${opened.sessionId ?? ''}`),
     options,
-  );
+  });
 }
 
-/** An event log to stream: where to start, how to read on from a position, which store notifications mean "read again". */
-export interface EventLogSource {
-  store: Store;
-  after: string | null;
-  read(after: string | null, limit: number): Promise<{ events: StreamedSessionEvent[]; next: string | null }>;
-  wakesOn(event: StoreSignal): boolean;
-  /** Gives the stream's slot back when it ends. */
-  release(): void;
+/** A feed of the core to stream: how to open it (access checked, refusals thrown), and the connection slot it takes. */
+export interface EventFeedStream<F extends OpenedFeed> {
+  open(signal: AbortSignal): Promise<F>;
+  /** Takes the stream's slot once the feed is open (429 past a cap); returns the function that gives it back. */
+  acquire(opened: F): () => void;
+  options: EventStreamOptions;
 }
 
 /**
- * Streams an event log as server-sent events (a session's, or an account's for the console): each event with its
- * log id, read when the store says the log grew and by a fallback poll, one reader at a time.
+ * Streams a feed of the core as server-sent events (a session's, or an account's for the console): each event with
+ * its log id, so a client reconnecting with `Last-Event-ID` misses nothing and sees nothing twice. Refusals (access,
+ * a bad `Last-Event-ID`, a full slot) answer as JSON errors before the stream starts; the core follows the log.
  */
-export function streamEventLog(c: Context<AppEnv>, source: EventLogSource, options: EventStreamOptions): Response {
+export async function streamEventLog<F extends OpenedFeed & { widgetId?: string; sessionId?: string }>(c: Context<AppEnv>, feed: EventFeedStream<F>): Promise<Response> {
+  const stop = new AbortController();
+  const opened = await feed.open(stop.signal);
+  const release = feed.acquire(opened);
   c.header('X-Accel-Buffering', 'no');
   c.header('Cache-Control', 'no-store');
   return streamSSE(c, async (stream) => {
     const write = (frame: string): void => {
       void stream.write(frame);
     };
-    let position = source.after;
-    let closed = false;
-    let reading: Promise<void> | null = null;
-    let again = false;
-
-    // One reader at a time; a wake-up during a read makes it read once more, so nothing committed meanwhile waits.
-    const pump = (): Promise<void> => {
-      if (reading) {
-        again = true;
-        return reading;
-      }
-      reading = (async () => {
-        try {
-          do {
-            again = false;
-            for (;;) {
-              if (closed) return;
-              const { events, next } = await source.read(position, PAGE);
-              for (const event of events) write(`id: ${event.id}\nevent: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`);
-              if (next === position) break;
-              position = next;
-            }
-          } while (again);
-        } catch (error) {
-          options.logger.error({ requestId: c.get('requestId'), err: error }, 'event stream read failed');
-        } finally {
-          reading = null;
-        }
-      })();
-      return reading;
-    };
-
-    let finish!: () => void;
-    const finished = new Promise<void>((resolve) => (finish = resolve));
-    const unsubscribe = source.store.subscribeSignals((event) => {
-      if (source.wakesOn(event)) void pump();
-    });
-    const poll = setInterval(() => void pump(), options.pollMs ?? 5_000);
-    const keepAlive = setInterval(() => write(': ping\n\n'), options.keepAliveMs ?? 15_000);
-    stream.onAbort(() => {
-      closed = true;
-      finish();
-    });
+    const keepAlive = setInterval(() => write(': ping\n\n'), feed.options.keepAliveMs ?? 15_000);
+    stream.onAbort(() => stop.abort());
     try {
       // Opens the response at once (headers and a first line), then catches up from `Last-Event-ID`.
       write(': connected\n\n');
-      await pump();
-      await finished;
+      for await (const event of opened.events) write(`id: ${event.id}\nevent: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`);
     } finally {
-      closed = true;
-      unsubscribe();
-      clearInterval(poll);
+      stop.abort();
       clearInterval(keepAlive);
-      source.release();
+      release();
     }
   });
 }

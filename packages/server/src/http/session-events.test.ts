@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 
 vi.setConfig({ testTimeout: 20_000 });
-import { acceptHandoff, ANY_ACCOUNT, defaultIds, readEventStream, replyAsOperator, systemClock, type ServerSentEvent } from '@svc/core';
+import { ANY_ACCOUNT } from '@svc/core';
+import { readEventStream, type ServerSentEvent } from '@svc/core/schemas';
 import { operatorAdmin } from '../cli/operator-admin.js';
 import { createHarness } from '../testing/harness.js';
 
@@ -35,15 +36,15 @@ describe('GET /widgets/{widgetId}/conversations/{sessionId}/events', () => {
   it('starts at now without a Last-Event-ID, sends operator replies and session changes, and resumes after an id', async () => {
     const h = await createHarness();
     const sessionId = await h.session();
-    const ports = { store: h.store, clock: systemClock, ids: defaultIds };
+    const admin = operatorAdmin(h.store);
     const operator = { id: null, name: 'Dana' };
-    await acceptHandoff(ports, h.account.id, h.widget.id, sessionId, operator); // before the stream: not sent
+    await admin.acceptHandoff({ accountId: h.account.id, widgetId: h.widget.id, sessionId }, operator); // before the stream: not sent
 
     const stream = await open(h, sessionId);
     expect(stream.res.status).toBe(200);
     expect(stream.res.headers.get('content-type')).toMatch(/^text\/event-stream/);
     expect(stream.res.headers.get('cache-control')).toBe('no-store');
-    await replyAsOperator(ports, h.account.id, h.widget.id, sessionId, operator, 'Hello from **Dana**');
+    await admin.replyAsOperator({ accountId: h.account.id, widgetId: h.widget.id, sessionId }, { operator, text: 'Hello from **Dana**' });
     expect((await h.post(`${h.base}/${sessionId}/messages`, { content: 'Thanks' })).status).toBe(202); // the caller's own: not sent
     expect((await h.post(`${h.base}/${sessionId}/end`)).status).toBe(200);
     await expect.poll(() => stream.events.length).toBe(2);

@@ -242,7 +242,7 @@ describe('expiry (DESIGN.md section 4)', () => {
     expect((await h.get(`${h.base}/${onAccess}`)).body.data.status).toBe('active');
     clock.advance(1_000);
     expect((await h.get(`${h.base}/${onAccess}`)).body.data.status).toBe('expired');
-    expect(await h.runtime.engine.expireIdleSessions()).toBe(1);
+    expect(await h.runtime.core.work.expireIdleSessions()).toBe(1);
     expect((await h.store.getSession(h.widget.id, bySweep))!.status).toBe('expired');
   });
 

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import { isSvcError, SvcError, type Engine, type Principal, type TurnCallOptions, type TurnObserver, type TurnResult } from '@svc/core';
+import { isSvcError, SvcError, type Core, type Principal, type TurnCallOptions, type TurnObserver, type TurnResult } from '@svc/core';
 import type { Logger } from 'pino';
 import type { AppEnv } from './auth.js';
 import { parseChatRequest } from './chat-request.js';
@@ -38,12 +38,12 @@ export async function streamTurn(c: Context<AppEnv>, run: ObservedTurn, options:
  */
 export async function chatTurn(
   c: Context<AppEnv>,
-  call: { engine: Engine; principal: Principal; widgetId: string; sessionId: string; body: Record<string, unknown> | undefined; idempotency: TurnCallOptions['idempotency'] },
+  call: { core: Core; principal: Principal; widgetId: string; sessionId: string; body: Record<string, unknown> | undefined; idempotency: TurnCallOptions['idempotency'] },
   options: StreamOptions,
 ): Promise<Response> {
   const { message, contentField } = parseChatRequest(call.body ?? {});
   const start = await startStreamedTurn((observer) =>
-    call.engine.sendMessage(call.principal, call.widgetId, call.sessionId, { ...message, response_type: 'stream' }, observer, {
+    call.core.api.sendMessage(call.principal, call.widgetId, call.sessionId, { ...message, response_type: 'stream' }, observer, {
       idempotency: call.idempotency,
     }),
   ).catch((error: unknown) => {

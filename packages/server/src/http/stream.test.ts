@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_FORMS, createScriptedAgent } from '@svc/agents';
-import { readEventStream } from '@svc/core';
+import { readEventStream } from '@svc/core/schemas';
 import { createLogger } from '../logger.js';
 import { createHarness, type Harness } from '../testing/harness.js';
 import { createApp } from './app.js';
@@ -194,7 +194,7 @@ describe('stream keep-alive', () => {
     });
     const id = await h.session();
     // The real route table with a short interval; the principal comes from the real key check.
-    const app = createApp({ engine: h.runtime.engine, store: h.store, logger: createLogger('silent'), streamKeepAliveMs: 20 });
+    const app = createApp({ core: h.runtime.core, store: h.store, logger: createLogger('silent'), streamKeepAliveMs: 20 });
     const res = await app.request(`${h.base}/${id}/messages`, {
       method: 'POST',
       headers: { 'X-API-Key': h.key, 'Content-Type': 'application/json' },

@@ -1,4 +1,5 @@
-import { SvcError, type EngineResult, type MessageReply, type TurnObserver } from '@svc/core';
+import { SvcError, type EngineResult, type TurnObserver } from '@svc/core';
+import type { MessageReply } from '@svc/core/schemas';
 
 /** What a streamed turn reports after its acceptance, in order. */
 export type TurnFeedEvent =

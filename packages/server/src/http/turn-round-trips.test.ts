@@ -42,7 +42,7 @@ async function roundTripsPerTurn(open: Open, lookupCacheMs: number | undefined, 
   const server = await listen(runtime, { port: 0, host: '127.0.0.1' });
   cleanups.push(async () => {
     await server.close();
-    await runtime.engine.close();
+    await runtime.core.work.close();
     await store.close();
   });
   const account = await operatorAdmin(store).createAccount({ name: 'Trips', credits: 1e6 });

@@ -1,5 +1,6 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { ERROR_STATUS, listQuerySchema } from '@svc/core';
+import { ERROR_STATUS } from '@svc/core';
+import { listQuerySchema } from '@svc/core/schemas';
 import { describe, expect, it } from 'vitest';
 import { ADMIN_ROUTES } from '../http/admin-routes.js';
 import { createHarness } from '../testing/harness.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ERROR_STATUS, listQuerySchema, type ErrorCode } from '@svc/core';
+import { ERROR_STATUS, type ErrorCode } from '@svc/core';
+import { listQuerySchema } from '@svc/core/schemas';
 import { PATH_PARAMETERS, pathParameters, ROUTES, TAGS, type Route } from '../http/routes.js';
 import { componentSchemas, parameterSchema, ref, schemaOf } from './components.js';
 import { addStreamingDocs } from './stream-docs.js';

@@ -15,6 +15,8 @@ export interface Operations {
   startDraining(): void;
   /** Database state for `/readyz` and `/metrics`; rejects when the database is unreachable. */
   status(): Promise<StoreStatus>;
+  /** One real round trip to the database (`/healthz`); rejects when it is unreachable. */
+  ping(): Promise<void>;
 }
 
 export function createOperations(store: Store, options: { processMetrics?: boolean } = {}): Operations {
@@ -36,6 +38,9 @@ export function createOperations(store: Store, options: { processMetrics?: boole
         await store.getAccount('acct_readinesscheck');
         return { pendingMigrations: 0, turnJobs: { queued: 0, running: 0 }, pendingDeliveries: 0, pool: null };
       }
+    },
+    async ping() {
+      await store.getAccount('acct_healthcheck');
     },
   };
 }

@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
-import { createOperator, defaultIds, readEventStream, systemClock, type Scope, type ServerSentEvent, type Store } from '@svc/core';
+import type { Scope, Store } from '@svc/core';
+import { readEventStream, type ServerSentEvent } from '@svc/core/schemas';
 import { operatorAdmin } from '../cli/operator-admin.js';
-import { scryptPasswords } from '../cli/passwords.js';
 import { createLogger } from '../logger.js';
 import { listen, type RunningServer } from '../node-server.js';
 import { createRuntime, type Runtime } from '../runtime.js';
@@ -76,13 +76,12 @@ export async function startAdminFixture(store: Store, options: { requestsPerMinu
     logger: createLogger('silent'),
   });
   const server: RunningServer = await listen(runtime, { port: 0, host: '127.0.0.1' });
-  const ctx = { store, clock: systemClock, ids: defaultIds, passwords: scryptPasswords() };
   const admin = operatorAdmin(store);
 
   const account = async (name: string) => {
     const created = await admin.createAccount({ name, credits: 1000 });
     const operator = (email: string, role: 'owner' | 'agent') =>
-      createOperator(ctx, created.id, { email, name: `${name} ${role}`, role, password: OPERATOR_PASSWORD });
+      admin.createOperator(created.id, { email, name: `${name} ${role}`, role, password: OPERATOR_PASSWORD });
     return { account: created, operator };
   };
   const a = await account('Acme');
@@ -188,7 +187,7 @@ export async function startAdminFixture(store: Store, options: { requestsPerMinu
     ownerB,
     /** Another operator, for a test that must not share one (throttled emails, changed passwords). */
     addOperator: (accountId: string, email: string, role: 'owner' | 'agent' = 'owner') =>
-      createOperator(ctx, accountId, { email, role, password: OPERATOR_PASSWORD }),
+      admin.createOperator(accountId, { email, role, password: OPERATOR_PASSWORD }),
     adminKeyA,
     chatKeyA,
     freshAddress,

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { verifyCallback } from '@svc/callbacks';
 import { createScriptedAgent } from '@svc/agents';
-import { CREDIT_BUCKETS } from '@svc/core';
+import { CREDIT_BUCKETS } from '@svc/core/store-kit';
 import { createHarness, type Harness } from '../testing/harness.js';
 import { startReceiver } from '../testing/receiver.js';
 import type { Workers } from './workers.js';

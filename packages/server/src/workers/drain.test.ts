@@ -27,7 +27,7 @@ async function setUp() {
   await expect.poll(() => calls, { timeout: 5_000 }).toBe(1);
     // The shutdown sequence of `svc start`: the engine's turns first, then the deliveries they queued.
   const drain = async (deadlineMs: number) => {
-    const drained = await h.runtime.engine.drainTurns(deadlineMs);
+    const drained = await h.runtime.core.work.drainTurns(deadlineMs);
     await workers.drain(1_000);
     return drained;
   };

@@ -58,7 +58,7 @@ async function serveInProcess(s: Setup): Promise<RunningServer> {
   const server = await listen(runtime, { port: 0, host: '127.0.0.1' });
   cleanups.push(async () => {
     await server.close();
-    await runtime.engine.close();
+    await runtime.core.work.close();
     await store.close();
   });
   return server;

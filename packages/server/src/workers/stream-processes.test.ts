@@ -57,7 +57,7 @@ describe('a streamed turn run by another process (PostgreSQL)', () => {
     const server = await listen(runtime, { port: 0, host: '127.0.0.1' });
     cleanups.push(async () => {
       await server.close();
-      await runtime.engine.close();
+      await runtime.core.work.close();
     });
     // The other process: a worker whose agent writes its answer in five pieces.
     const worker = await startServiceProcess({

@@ -1,7 +1,7 @@
-import type { Engine } from '@svc/core';
+import type { TurnWork } from '@svc/core';
 
 export interface TurnWorkerOptions {
-  engine: Engine;
+  work: TurnWork;
   concurrency: number;
 }
 
@@ -11,5 +11,5 @@ export interface TurnWorkerOptions {
  * run without it; the worker is recovery and the polling fallback (DESIGN.md section 3a).
  */
 export async function runQueuedTurns(options: TurnWorkerOptions): Promise<boolean> {
-  return (await options.engine.runQueuedTurns(options.concurrency)) > 0;
+  return (await options.work.runQueuedTurns(options.concurrency)) > 0;
 }

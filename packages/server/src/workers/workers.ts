@@ -1,4 +1,4 @@
-import type { Clock, Engine, Store } from '@svc/core';
+import type { Clock, Store, TurnWork } from '@svc/core';
 import type { Logger } from 'pino';
 import { deliverDue, workerId } from './delivery-worker.js';
 import type { ConnectOptions } from './post-callback.js';
@@ -7,7 +7,8 @@ import { runQueuedTurns } from './turn-worker.js';
 
 export interface WorkerOptions {
   store: Store;
-  engine: Engine;
+  /** The core's background turn work. */
+  work: TurnWork;
   clock: Clock;
   logger: Logger;
   allowPrivateCallbacks: boolean;
@@ -30,7 +31,7 @@ export interface Workers {
   stop(): Promise<void>;
   /**
    * Graceful shutdown: claims nothing more and waits up to `deadlineMs` for the rounds in hand (deliveries in flight,
-   * turns this loop claimed). The engine's `drainTurns` hands back turns still running at the deadline.
+   * turns this loop claimed). The core's `work.drainTurns` hands back turns still running at the deadline.
    */
   drain(deadlineMs: number): Promise<void>;
 }
@@ -51,7 +52,7 @@ export function startWorkers(options: WorkerOptions): Workers {
     onError,
     tick: () =>
       runQueuedTurns({
-        engine: options.engine,
+        work: options.work,
         concurrency: options.turnConcurrency ?? 4,
       }),
   });
@@ -76,7 +77,7 @@ export function startWorkers(options: WorkerOptions): Workers {
     pollMs: options.sweepIntervalMs ?? 60_000,
     onError: (error) => options.logger.error({ err: error }, 'expiry sweep failed'),
     tick: async () => {
-      const count = await options.engine.expireIdleSessions(options.sweepBatchSize ?? 200);
+      const count = await options.work.expireIdleSessions(options.sweepBatchSize ?? 200);
       if (count > 0) options.logger.info({ count }, 'expired idle sessions');
       // The sweep goes on until nothing is due, so the next round waits for the interval.
       return false;

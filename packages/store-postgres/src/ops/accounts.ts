@@ -1,4 +1,4 @@
-import type { StoreOps } from '@svc/core';
+import type { StoreOps } from '@svc/core/store-kit';
 import { json, toAccount, toLedgerEntry, type AccountRow, type LedgerEntryRow } from '../rows.js';
 import type { Db } from './db.js';
 

@@ -1,4 +1,4 @@
-import { CREDIT_BUCKETS, zeroCredits, type AnalyticsOps, type AnalyticsQuery } from '@svc/core';
+import { CREDIT_BUCKETS, zeroCredits, type AnalyticsOps, type AnalyticsQuery } from '@svc/core/store-kit';
 import type { Db } from './db.js';
 
 /** The rows of the query: an account's, optionally one widget's, created in [from, to). Parameters $1 to $4. */

@@ -1,4 +1,4 @@
-import type { StoreOps } from '@svc/core';
+import type { StoreOps } from '@svc/core/store-kit';
 import { toDelivery, type DeliveryRow } from '../rows.js';
 import type { Db } from './db.js';
 

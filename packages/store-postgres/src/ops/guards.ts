@@ -1,4 +1,4 @@
-import type { GuardOps } from '@svc/core';
+import type { GuardOps } from '@svc/core/store-kit';
 import type { Db } from './db.js';
 
 /** Does a live public key (of widget $2, when not null) allow origin $1? Served by the partial GIN index api_keys_public_origins. */

@@ -1,4 +1,4 @@
-import type { Product, StoreOps } from '@svc/core';
+import type { Product, StoreOps } from '@svc/core/store-kit';
 import { chunkDocument } from '@svc/core/store-kit';
 import { json, productColumns, toDocument, toKnowledgeBase, toProduct, type DocumentRow, type KnowledgeBaseRow, type ProductRow } from '../rows.js';
 import type { Db } from './db.js';

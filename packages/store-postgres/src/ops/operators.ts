@@ -1,4 +1,4 @@
-import type { OperatorOps } from '@svc/core';
+import type { OperatorOps } from '@svc/core/store-kit';
 import { toConsoleSession, toOperator, type ConsoleSessionRow, type OperatorRow } from '../rows.js';
 import type { Db } from './db.js';
 

@@ -1,4 +1,4 @@
-import type { IdempotencyRecord, StoreOps } from '@svc/core';
+import type { IdempotencyRecord, StoreOps } from '@svc/core/store-kit';
 import { json, toVisitor, type VisitorRow } from '../rows.js';
 import type { Db } from './db.js';
 

@@ -1,4 +1,4 @@
-import type { KnowledgePassage, ProductHit, StoreOps } from '@svc/core';
+import type { KnowledgePassage, ProductHit, StoreOps } from '@svc/core/store-kit';
 import { productColumns, toProduct, type ProductRow } from '../rows.js';
 import { DEFAULT_TEXT_SEARCH_CONFIG, orQuery, textSearchConfig } from '../text-search.js';
 import type { Db } from './db.js';

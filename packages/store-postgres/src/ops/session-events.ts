@@ -1,4 +1,4 @@
-import type { SessionEvent, SessionEventOps, StoreSignal } from '@svc/core';
+import type { SessionEvent, SessionEventOps, StoreSignal } from '@svc/core/store-kit';
 import { json, toSession, type SessionRow } from '../rows.js';
 import type { Db } from './db.js';
 

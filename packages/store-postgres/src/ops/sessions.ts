@@ -1,4 +1,4 @@
-import type { Account, SessionPatch, StoreOps } from '@svc/core';
+import type { Account, SessionPatch, StoreOps } from '@svc/core/store-kit';
 import { json, storedHandoff, toAccount, toMessage, toSession, type MessageRow, type SessionRow } from '../rows.js';
 import type { Db } from './db.js';
 import { buildSet, type ColumnSpec } from './patch.js';

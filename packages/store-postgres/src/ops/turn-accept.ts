@@ -1,4 +1,4 @@
-import type { StoreOps, StoredMessage, TurnJob, VisitorContext } from '@svc/core';
+import type { StoreOps, StoredMessage, TurnJob, VisitorContext } from '@svc/core/store-kit';
 import { json, toMessage, toSession, type MessageRow, type SessionRow } from '../rows.js';
 import type { Db } from './db.js';
 import { JOB_COLUMNS, jobParams } from './turn-jobs.js';

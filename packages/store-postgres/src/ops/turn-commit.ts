@@ -1,4 +1,4 @@
-import type { Delivery, StoreOps, TurnCommit, StoreSignal } from '@svc/core';
+import type { Delivery, StoreOps, TurnCommit, StoreSignal } from '@svc/core/store-kit';
 import { json, toMessage, type MessageRow } from '../rows.js';
 import type { Db } from './db.js';
 

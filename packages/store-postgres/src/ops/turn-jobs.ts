@@ -1,4 +1,4 @@
-import type { StoreOps, TurnJob } from '@svc/core';
+import type { StoreOps, TurnJob } from '@svc/core/store-kit';
 import { json, toTurnJob, type TurnJobRow } from '../rows.js';
 import type { Db } from './db.js';
 

@@ -1,4 +1,4 @@
-import type { WebhookOps } from '@svc/core';
+import type { WebhookOps } from '@svc/core/store-kit';
 import { json, toSession, toWebhook, type SessionRow, type WebhookRow } from '../rows.js';
 import type { Db } from './db.js';
 

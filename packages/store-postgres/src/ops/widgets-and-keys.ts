@@ -1,4 +1,4 @@
-import type { StoreOps, Widget } from '@svc/core';
+import type { StoreOps, Widget } from '@svc/core/store-kit';
 import { json, toApiKey, toWidget, type ApiKeyRow, type WidgetRow } from '../rows.js';
 import type { Db } from './db.js';
 import { buildSet, type ColumnSpec } from './patch.js';

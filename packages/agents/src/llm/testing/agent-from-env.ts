@@ -1,4 +1,4 @@
-import type { Agent } from '@svc/core';
+import type { Agent } from '@svc/core/store-kit';
 import { createLlmAgentFromEnv } from '../provider-from-env.js';
 import type { AiEnv, LlmAgentFromEnvOptions } from '../provider-from-env.js';
 

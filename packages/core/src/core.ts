@@ -1,0 +1,143 @@
+import { createAdmin, type Admin } from './admin/admin.js';
+import { openAccountEvents } from './admin/account-events.js';
+import * as conversations from './admin/conversations.js';
+import * as operators from './admin/operators.js';
+import { systemClock } from './clock.js';
+import type { OperatorRef } from './domain.js';
+import { createEngine, type Engine, type EngineOptions } from './engine/engine.js';
+import { followEventLog, type FollowOptions, type StreamedEvent } from './engine/event-log.js';
+import { defaultIds } from './ids.js';
+import type { Principal } from './domain.js';
+import type { SessionView } from './schemas/session.js';
+import type { ConsoleSession, Operator } from './store/operator-store.js';
+
+/**
+ * THE DOOR INTO THE CORE (DESIGN.md section 3b): one call builds everything an adapter (HTTP, CLI, console backend)
+ * needs, on one set of ports. `api` answers the public endpoints, `admin` every operator operation, `events` the
+ * session and account feeds, `work` the background part of the turn pipeline. Adding an operation means adding it
+ * to one of these four, nowhere else.
+ *
+ * @example
+ * const core = createCore({ store: createMemoryStore(), agent, cursorSecret: 'a-long-random-secret', urlProblem: () => null });
+ * const account = await core.admin.createAccount({ name: 'Acme' });
+ * const { data } = await core.api.createSession(principal, 'wgt_…', { visitorId: 'v1' });
+ */
+export function createCore(options: CoreOptions): Core {
+  const clock = options.clock ?? systemClock;
+  const ids = options.ids ?? defaultIds;
+  const engine = createEngine(options);
+  const ports = { store: options.store, clock, ids, formatReply: options.formatReply, onWork: options.onWork };
+  const operatorContext = () => ({ store: options.store, clock, ids, passwords: passwordsOf(options) });
+  const follow = { store: options.store, pollMs: options.eventPollMs ?? 5_000, logger: options.logger };
+  const admin: AdminApi = {
+    ...createAdmin({ store: options.store, clock, ids, urlProblem: options.urlProblem }),
+    createOperator: (accountId, input) => operators.createOperator(operatorContext(), accountId, input),
+    listOperators: (accountId) => operators.listOperators(ports, accountId),
+    signIn: (input, client) => operators.signIn(operatorContext(), input, client),
+    resolveConsoleSession: (token) => operators.resolveConsoleSession(ports, token),
+    signOut: (session) => operators.signOut(ports, session),
+    changePassword: (signedIn, input) => operators.changePassword(operatorContext(), signedIn, input),
+    listConversations: (accountId, filters) => conversations.listConversations(ports, accountId, filters),
+    getConversation: (ref) => conversations.getConversation(ports, ref.accountId, ref.widgetId, ref.sessionId),
+    findConversation: (accountId, target) => conversations.findConversation(ports, accountId, target.sessionId, target.widgetId),
+    acceptHandoff: (ref, operator) => conversations.acceptHandoff(ports, ref.accountId, ref.widgetId, ref.sessionId, operator),
+    replyAsOperator: (ref, reply) => conversations.replyAsOperator(ports, ref.accountId, ref.widgetId, ref.sessionId, reply.operator, reply.text),
+    releaseHandoff: (ref) => conversations.releaseHandoff(ports, ref.accountId, ref.widgetId, ref.sessionId),
+    resolveConversation: (ref) => conversations.resolveConversation(ports, ref.accountId, ref.widgetId, ref.sessionId),
+  };
+  const { runQueuedTurns, expireIdleSessions, drainTurns, close, openSessionEvents, ...api } = engine;
+  return {
+    api,
+    admin,
+    events: {
+      async session(principal, target, feed) {
+        const opened = await openSessionEvents(principal, target.widgetId, target.sessionId, feed.lastEventId);
+        const wakesOn = (signal: { type: string; widgetId?: string; sessionId?: string }) =>
+          signal.type === 'session-event' && signal.widgetId === opened.widgetId && signal.sessionId === opened.sessionId;
+        return { widgetId: opened.widgetId, sessionId: opened.sessionId, events: followEventLog({ ...follow, ...feed, after: opened.after, read: opened.read, wakesOn }) };
+      },
+      async account(accountId, feed) {
+        const opened = await openAccountEvents(ports, accountId, feed.lastEventId);
+        const wakesOn = (signal: { type: string; accountId?: string }) => signal.type === 'session-event' && signal.accountId === accountId;
+        return { events: followEventLog({ ...follow, ...feed, after: opened.after, read: opened.read, wakesOn }) };
+      },
+    },
+    work: { runQueuedTurns, expireIdleSessions, drainTurns, close },
+  };
+}
+
+function passwordsOf(options: CoreOptions): operators.PasswordHasher {
+  if (!options.passwords) throw new Error('createCore: operator sign-in and passwords need the `passwords` option (a PasswordHasher).');
+  return options.passwords;
+}
+
+export interface CoreOptions extends EngineOptions {
+  /**
+   * Why a URL may not receive deliveries (scheme, credentials, a refused address), or null when it may: the policy of
+   * the process (it knows whether private addresses are allowed); core knows no network.
+   */
+  urlProblem: (url: URL) => string | null;
+  /** How operator passwords are hashed; needed by the operator operations that take a password. */
+  passwords?: operators.PasswordHasher;
+  /** Fallback poll of an open event feed, should a store notification be lost. Default 5,000 ms. */
+  eventPollMs?: number;
+}
+
+export interface Core {
+  /** The public API: one method per endpoint of the REST API. */
+  api: Api;
+  /** Every operator operation: accounts, widgets, keys, webhooks, knowledge, deliveries, analytics, operators, conversations. */
+  admin: AdminApi;
+  /** The live feeds, as abortable async iterators: the adapter only writes frames. */
+  events: CoreEvents;
+  /** The turn pipeline's background work, for the worker role and for shutdown. */
+  work: TurnWork;
+}
+
+export type Api = Omit<Engine, 'runQueuedTurns' | 'expireIdleSessions' | 'drainTurns' | 'close' | 'openSessionEvents'>;
+export type TurnWork = Pick<Engine, 'runQueuedTurns' | 'expireIdleSessions' | 'drainTurns' | 'close'>;
+
+/** One conversation of an account, as operators name it. */
+export interface ConversationRef {
+  accountId: string;
+  widgetId: string;
+  sessionId: string;
+}
+
+export interface AdminApi extends Admin {
+  createOperator(accountId: string, input: unknown): Promise<Operator>;
+  listOperators(accountId: string): Promise<Operator[]>;
+  /** Throttled; the same refusal for an unknown email as for a wrong password. */
+  signIn(input: unknown, client: { address: string }): Promise<operators.SignedIn>;
+  /** The operator and session a console cookie's token stands for, or null. */
+  resolveConsoleSession(token: string): Promise<{ operator: Operator; session: ConsoleSession } | null>;
+  signOut(session: ConsoleSession): Promise<void>;
+  /** Signs the operator out everywhere else. */
+  changePassword(signedIn: { operator: Operator; session: ConsoleSession }, input: unknown): Promise<void>;
+
+  listConversations(accountId: string, filters?: conversations.ConversationFilters): Promise<{ items: conversations.ConversationSummary[]; nextCursor: string | null }>;
+  getConversation(ref: ConversationRef): Promise<conversations.Conversation>;
+  /** A conversation named by session id alone (the CLI); `widgetId` when several widgets hold the id. */
+  findConversation(accountId: string, target: { sessionId: string; widgetId?: string | undefined }): Promise<{ widgetId: string; sessionId: string }>;
+  acceptHandoff(ref: ConversationRef, operator: OperatorRef): Promise<SessionView>;
+  replyAsOperator(ref: ConversationRef, reply: { operator: OperatorRef; text: string }): Promise<conversations.ConversationMessage>;
+  releaseHandoff(ref: ConversationRef): Promise<SessionView>;
+  resolveConversation(ref: ConversationRef): Promise<SessionView>;
+}
+
+/** An opened feed: access was checked and the start position fixed when the promise resolved. */
+export interface OpenedFeed {
+  events: AsyncIterable<StreamedEvent>;
+}
+
+export interface CoreEvents {
+  /**
+   * A session's events (GET …/events) after `lastEventId`, or from now on: same access as get-session, refusals
+   * thrown before anything is streamed. The iterator ends when `signal` aborts.
+   */
+  session(principal: Principal, target: { widgetId: string; sessionId: string }, feed: FeedOptions): Promise<OpenedFeed & { widgetId: string; sessionId: string }>;
+  /** Every session's events of an account (the console's live inbox). */
+  account(accountId: string, feed: FeedOptions): Promise<OpenedFeed>;
+}
+
+export type FeedOptions = Pick<FollowOptions, 'signal'> & { lastEventId?: string | undefined };
