@@ -10,6 +10,7 @@ import { ADMIN } from './client.js';
 export interface FeedEvent {
   id: string | undefined;
   type: 'message.created' | 'session.updated' | string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the body depends on `type`; each listener reads its own
   data: any;
 }
 
