@@ -62,7 +62,7 @@ export { compareEventIds, EVENT_ID_PATTERN, SESSION_EVENT_RETENTION_MS } from '.
 export type { NewSessionEvent, SessionEvent, SessionEventOps, SessionEventType, SessionListQuery } from './store/session-event-store.js';
 export { parseLastEventId } from './engine/session-events.js';
 export type { SessionEventFeed, StreamedSessionEvent } from './engine/session-events.js';
-// Operators' conversations and handoff (CONTRACTS A); the rest of the admin module has its own index.
+// Operators' conversations and handoff (DESIGN.md section 6); the rest of the admin module has its own index.
 export {
   acceptHandoff,
   conversationFiltersSchema,

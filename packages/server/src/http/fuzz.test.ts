@@ -175,7 +175,7 @@ describe(`seeded fuzz run: ${REQUESTS} requests over a real socket (seed ${SEED}
       } catch (error) {
         return { status: 0, problem: `dropped: ${init.method} ${path}: ${(error as Error).message}` };
       }
-      // A session's event stream stays open by design (CONTRACTS A): its headers are the answer.
+      // A session's event stream stays open by design (DESIGN.md section 6): its headers are the answer.
       const eventStream = (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
       if (eventStream && response.status === 200 && /\/conversations\/[^/]+\/events$/.test(path) && init.method === 'GET') {
         await response.body?.cancel();
