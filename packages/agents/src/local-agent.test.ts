@@ -1,5 +1,5 @@
 import { countTokens, createLocalAgent, DEMO_FORMS } from '@svc/agents';
-import type { AgentRequest, KnowledgeHits, KnowledgeQuery, Store, StoreOps, StoredMessage } from '@svc/core/store-kit';
+import type { KnowledgeHits, KnowledgeQuery, Store, StoreOps, StoredMessage } from '@svc/core/store-kit';
 import { zeroMeters } from '@svc/core/store-kit';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { demoRequest, demoWidget, seedDemoStore } from './test-support.js';

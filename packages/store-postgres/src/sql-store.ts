@@ -76,7 +76,6 @@ export function createSqlStore(driver: SqlDriver, search: SearchOptions, options
     const outer = openFrame();
     if (outer) return savepoint(outer, fn);
     let events: StoreSignal[] = [];
-    let changed = false;
     const result = await driver.transaction(async (tx) => {
       const frame: TransactionFrame = { tx, open: true, savepoints: 0, ops, events: [] };
       const inside = (): Queryable => {
@@ -85,7 +84,7 @@ export function createSqlStore(driver: SqlDriver, search: SearchOptions, options
         return tx;
       };
       const txOps = createSqlOps(inside, search, (event) => publish(inside(), event), commitEvents);
-      frame.ops = { ...txOps, ...cache.writes(txOps, () => (changed = true)) };
+      frame.ops = { ...txOps, ...cache.writes(txOps) };
       try {
         const value = await context.run(frame, () => fn(frame.ops));
         events = frame.events;

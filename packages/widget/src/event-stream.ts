@@ -6,6 +6,7 @@
  * or `id:` line the last counts. An event cut off by the end of the stream is dropped, as the standard says.
  * Streamed turns and the session's event stream both use it.
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each caller narrows the data of the events it knows
 export async function* readEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<[string, any, string?]> {
   const reader = body.getReader();
   const decoder = new TextDecoder();

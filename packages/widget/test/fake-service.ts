@@ -88,7 +88,7 @@ export function createFakeService() {
     sessionCount: 0,
     messageCount: 0,
     pendingPolls: new Map<string, { reply: HistoryItem; polls: number; session: string }>(),
-    /** Each session's event log (CONTRACTS A): ids strictly increasing, what `…/events` sends and resumes from. */
+    /** Each session's event log (DESIGN.md 6): ids strictly increasing, what `…/events` sends and resumes from. */
     eventLog: [] as { id: number; session: string; event: string; data: unknown }[],
   };
   /** Open `…/events` connections: the session each follows and how to write to it. */

@@ -14,7 +14,7 @@ function sources(dir: string): string[] {
   });
 }
 
-/** Regression guards for the rules the widget is built on (DESIGN.md 7, STYLE.md "The widget"). */
+/** Regression guards for the rules the widget is built on (DESIGN.md 7): it runs inside other people's pages. */
 describe('widget sources', () => {
   const files = sources(src).map((path) => ({ name: relative(src, path), text: readFileSync(path, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '') }));
 

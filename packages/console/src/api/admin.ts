@@ -1,4 +1,4 @@
-/** Every admin API call the console makes, named for what it does (CONTRACTS B). */
+/** Every admin API call the console makes, named for what it does (DESIGN.md section 10). */
 import { call, enc, list, query } from './client.js';
 import type {
   Analytics,

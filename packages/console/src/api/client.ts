@@ -1,5 +1,5 @@
 /**
- * The console's one way to the admin API (`/admin/v1`, CONTRACTS B). The operator's session is the HttpOnly
+ * The console's one way to the admin API (`/admin/v1`, DESIGN.md section 10). The operator's session is the HttpOnly
  * cookie the browser sends by itself; the CSRF token from the sign-in (or `/me`) answer lives in this module's
  * memory only, never in storage, and goes with every write as `X-CSRF-Token`.
  */
@@ -38,6 +38,7 @@ export interface Page<T> {
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each caller reads its own view of the admin API's JSON (types.ts)
 async function send(method: Method, path: string, body?: unknown): Promise<{ status: number; json: any }> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';

@@ -1,5 +1,5 @@
 /**
- * The account's live feed, `GET /admin/v1/events` (CONTRACTS A and B): `message.created` and `session.updated`
+ * The account's live feed, `GET /admin/v1/events` (DESIGN.md 6 and 10): `message.created` and `session.updated`
  * events for every conversation of the account. Read with `fetch` rather than `EventSource`, so a reconnect after
  * any failure (a restart, a proxy timeout, a dropped network) sends `Last-Event-ID` itself and resumes with no gap
  * and no repeat; EventSource gives up for good on an error status and then forgets where it was.
@@ -10,6 +10,7 @@ import { ADMIN } from './client.js';
 export interface FeedEvent {
   id: string | undefined;
   type: 'message.created' | 'session.updated' | string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the body depends on `type`; each listener reads its own
   data: any;
 }
 

@@ -1,6 +1,6 @@
 /**
- * What the admin API answers (CONTRACTS B, issue 14), as the console reads it. The session and message views are
- * the public API's (`@svc/core` schemas) plus the handoff fields of the handoff issue.
+ * What the admin API answers (DESIGN.md section 10), as the console reads it. The session and message views are
+ * the public API's (`@svc/core` schemas) plus the handoff fields (DESIGN.md section 6).
  */
 import type { ConversationMessage, ConversationSummary, Conversation as CoreConversation, Product, SessionView, WidgetTheme } from '@svc/core/schemas';
 

@@ -3,7 +3,7 @@ import type { Store } from '../store/store.js';
 import { lastAccountEventId, readAccountEvents } from './conversations.js';
 
 /**
- * The account's event feed (`GET /admin/v1/events`, CONTRACTS B): every session's events as the session stream sends
+ * The account's event feed (`GET /admin/v1/events`, README): every session's events as the session stream sends
  * them, for the console's live inbox. Unlike a session's own stream it carries every message (the visitor's too),
  * and each event's data names its widget and session.
  */

@@ -20,7 +20,7 @@ import type { Store, StoreOps } from '../store/store.js';
 import type { ReplyFormatter } from '../engine/context.js';
 
 /**
- * Operators' work on conversations (DESIGN.md sections 6 and 10, CONTRACTS A): list and read them, take over a
+ * Operators' work on conversations (DESIGN.md sections 6 and 10): list and read them, take over a
  * handoff, reply as a person, release the session back to the AI, resolve it. The CLI and the admin API translate;
  * every operation is scoped to one account and answers 404 for a session of another.
  */
@@ -234,7 +234,7 @@ export async function resolveConversation(ports: ConversationPorts, accountId: s
   });
 }
 
-/** The account's event feed after `afterId` (CONTRACTS B, `/admin/v1/events`): every session's events, oldest first. */
+/** The account's event feed after `afterId` (`/admin/v1/events`, README): every session's events, oldest first. */
 export async function readAccountEvents(ports: Pick<ConversationPorts, 'store'>, accountId: string, afterId: string | null, limit = 100): Promise<SessionEvent[]> {
   if (afterId !== null && !EVENT_ID_PATTERN.test(afterId)) {
     throw new SvcError('validation_failed', 'Last-Event-ID must be the id of an event this feed sent.', { field: 'Last-Event-ID' });

@@ -6,12 +6,14 @@ import { makeWebhook } from '../testing/fixtures.js';
 import type { Agent } from '../agent.js';
 
 /** The lifecycle rows the engine wrote, oldest first, with their parsed bodies. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary fields of the bodies; the schemas pin their types elsewhere
 async function lifecycleRows(h: Awaited<ReturnType<typeof createEngineHarness>>): Promise<Array<Delivery & { body: Record<string, any> }>> {
   const rows = await h.store.listDeliveries({ limit: 100 });
   return rows
     .filter((row) => row.webhookId !== null)
     // Oldest first; rows of one instant (one event, several endpoints) by URL.
     .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.url.localeCompare(b.url))
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above
     .map((row) => ({ ...row, body: JSON.parse(row.payload) as Record<string, any> }));
 }
 

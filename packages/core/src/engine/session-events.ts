@@ -7,7 +7,7 @@ import type { EngineContext } from './context.js';
 import { historyItemView } from './views.js';
 
 /**
- * The session event stream (DESIGN.md section 6, CONTRACTS A): what `GET …/conversations/{sessionId}/events`
+ * The session event stream (DESIGN.md section 6): what `GET …/conversations/{sessionId}/events`
  * sends, read from the durable event log so a client resuming with `Last-Event-ID` misses nothing and sees nothing
  * twice. The HTTP adapter only frames the events and waits for more.
  */

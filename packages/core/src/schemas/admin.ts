@@ -167,7 +167,7 @@ export const productPageQuerySchema = z.strictObject({
 });
 
 /**
- * `POST /admin/v1/knowledge-bases/{kbId}/search`: the text to look up as `text` (CONTRACTS B), or as `query` like the
+ * `POST /admin/v1/knowledge-bases/{kbId}/search`: the text to look up as `text` (the console's), or as `query` like the
  * public search endpoint.
  */
 export const adminSearchRequestSchema = knowledgeSearchRequestSchema

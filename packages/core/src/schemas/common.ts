@@ -29,7 +29,7 @@ export function isIanaTimeZone(value: string): boolean {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: value });
     // Offsets like "+02:00" are accepted by Intl but are not zone names.
-    return /^[A-Za-z_]+(\/[A-Za-z0-9_+\-]+)*$/.test(value) || value === 'UTC';
+    return /^[A-Za-z_]+(\/[A-Za-z0-9_+-]+)*$/.test(value) || value === 'UTC';
   } catch {
     return false;
   }

@@ -35,7 +35,7 @@ export const surfacedFormSchema = z.object({
 
 /** A form as a widget defines it. */
 export const formDefinitionSchema = z.object({
-  id: z.string().min(1).max(64).regex(/^[A-Za-z0-9_\-]+$/, { error: 'form id may contain only letters, digits, _ and -' }),
+  id: z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, { error: 'form id may contain only letters, digits, _ and -' }),
   title: z.string().min(1).max(200),
   triggers: z.array(z.string().min(1).max(200)).optional(),
   questions: z.array(formQuestionSchema).min(1),

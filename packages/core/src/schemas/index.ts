@@ -1,5 +1,5 @@
 /**
- * `@svc/core/schemas`: the wire contract (DESIGN.md section 3b). One zod schema per request and response resource,
+ * `@svc/core/schemas`: the wire contract (README Architecture). One zod schema per request and response resource,
  * one per stream event, and the types inferred from them: the server validates with them, the OpenAPI document is
  * written from them, and `@svc/client`, the widget and the console read the same shapes (types only where a bundle
  * must stay small).

@@ -5,7 +5,7 @@ import { sessionSchema } from './session.js';
 import { SESSION_EVENT, TURN_EVENT, type TurnEventName } from '../event-stream.js';
 
 /**
- * THE STREAM PROTOCOL, once (DESIGN.md sections 3b and 4): every event a server-sent event stream of the service
+ * THE STREAM PROTOCOL, once (DESIGN.md 4, README Architecture): every event a server-sent event stream of the service
  * carries, as one zod schema each. The server's writers, the OpenAPI document and the readers of `@svc/client` and
  * the widget take the names and shapes from here; nobody spells an event name as a string literal elsewhere.
  *

@@ -2,7 +2,7 @@ import { SvcError, type AdminApi, type Store } from '@svc/core';
 import type { SessionView } from '@svc/core/schemas';
 
 /**
- * `svc conversations …` and `svc handoff …` (issue 13, CONTRACTS A): the core operator operations with the server's
+ * `svc conversations …` and `svc handoff …` (README's handoff section): the core operator operations with the server's
  * ports. The CLI acts for whoever runs it on the server, across accounts: a session is found by its id (and widget,
  * when several widgets use the id), its account from the widget.
  */

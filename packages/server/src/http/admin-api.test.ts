@@ -5,7 +5,7 @@ import { startAdminFixture, type AdminFixture, type Console } from '../testing/a
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 30_000 });
 
 /**
- * The admin API as the console uses it (CONTRACTS B), over a real socket: an owner signed in with the cookie, every
+ * The admin API as the console uses it (DESIGN.md 10), over a real socket: an owner signed in with the cookie, every
  * write with its CSRF token. Security (credentials, CSRF, roles, tenants) is admin-security.test.ts's.
  */
 describe('admin API: what the console does with it', () => {

@@ -55,11 +55,3 @@ export function cors(store: Store): MiddlewareHandler<AppEnv> {
     }
   };
 }
-
-function safeDecode(value: string): string | null {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return null;
-  }
-}

@@ -16,9 +16,8 @@ const BOOKING: FormDefinition = {
 
 async function withForms(options: { agentRuns?: AgentRequest[] } = {}) {
   const runs = options.agentRuns ?? [];
-  let h: Harness;
   const local = { current: null as ReturnType<typeof createLocalAgent> | null };
-  h = await createHarness({
+  const h: Harness = await createHarness({
     agent: createScriptedAgent(async (req) => {
       runs.push(req);
       return local.current!.reply(req);

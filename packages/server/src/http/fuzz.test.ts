@@ -49,6 +49,7 @@ const ODD_STRINGS = [
   '%00',
   '{"nested":"json"}',
 ];
+// eslint-disable-next-line no-loss-of-precision -- 1e309 overflows to Infinity on purpose
 const ODD_VALUES: unknown[] = [42, -1, 1.5, 1e309, true, false, null, [], [1, 'a'], {}, { a: { b: { c: 1 } } }, ...ODD_STRINGS];
 const ODD_IDS = ['a%00b', '%00', '..', '.', '%2e%2e', 'x'.repeat(129), '%F0%9F%98%80', '%ED%A0%80', '%E0%A4%A', 'a%2Fb', '%20', 'sess_' + 'Z'.repeat(22), "o'brien", 'a:b@c.d'];
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'];
@@ -174,7 +175,7 @@ describe(`seeded fuzz run: ${REQUESTS} requests over a real socket (seed ${SEED}
       } catch (error) {
         return { status: 0, problem: `dropped: ${init.method} ${path}: ${(error as Error).message}` };
       }
-      // A session's event stream stays open by design (CONTRACTS A): its headers are the answer.
+      // A session's event stream stays open by design (DESIGN.md section 6): its headers are the answer.
       const eventStream = (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
       if (eventStream && response.status === 200 && /\/conversations\/[^/]+\/events$/.test(path) && init.method === 'GET') {
         await response.body?.cancel();

@@ -9,6 +9,7 @@ const BODIES: unknown[] = [
   { visitorId: null },
   { visitorId: {} },
   { visitorId: [] },
+  // eslint-disable-next-line no-loss-of-precision -- 1e309 overflows to Infinity on purpose
   { visitorId: 1e309 },
   { content: null },
   { content: { toString: 'x' } },

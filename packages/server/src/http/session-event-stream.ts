@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { AppEnv } from './auth.js';
 
 /**
- * `GET …/conversations/{sessionId}/events` (DESIGN.md section 6, CONTRACTS A): the session's event log as
+ * `GET …/conversations/{sessionId}/events` (DESIGN.md section 6): the session's event log as
  * server-sent events. Each event carries its log id (`id:`), so a client that reconnects with `Last-Event-ID` gets
  * exactly the events after it. New events are read when the store says the session's log grew (in-process, or
  * `NOTIFY` from another process) and, should a notification be lost, by a poll.
@@ -24,7 +24,7 @@ export const DEFAULT_EVENT_STREAM_LIMITS: EventStreamLimits = { perSession: 3, p
 
 export interface EventStreamOptions {
   logger: Logger;
-  /** Comment line `: ping` every this many ms. Default 15,000 (CONTRACTS A). */
+  /** Comment line `: ping` every this many ms. Default 15,000, as on every stream (DESIGN.md section 4). */
   keepAliveMs?: number | undefined;
   /** Shared by every stream of the app. */
   slots: EventStreamSlots;

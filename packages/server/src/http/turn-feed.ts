@@ -75,7 +75,7 @@ export function startStreamedTurn(run: (observer: TurnObserver) => Promise<Engin
         } else if (result.status === 202 && (result.data as { messageId?: unknown }).messageId === null) {
           emit({ type: 'handoff' });
         } else {
-          // Stream mode has no 202 (SEAM.md); anything else after acceptance is reported as a failure.
+          // Stream mode has no other 202 (core's answerTurn fails a stream past its wait); anything else is a failure.
           emit({ type: 'failed', error: new SvcError('internal_error', `The turn ended with status ${result.status} instead of a reply.`) });
         }
       },

@@ -1,7 +1,7 @@
 import type { VNode } from 'preact';
 import type { ChatState } from '../chat-state.js';
 import type { Conversation } from '../conversation.js';
-import { fill, stringsFor, AI, CHAT, CLOSE, END } from '../i18n.js';
+import { stringsFor, AI, CHAT, CLOSE, END } from '../i18n.js';
 import { safeWebUrl } from '../safe-url.js';
 import { Composer } from './Composer.js';
 import { CloseIcon } from './icons.js';

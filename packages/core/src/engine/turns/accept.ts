@@ -121,7 +121,7 @@ export async function acceptTurn(
  * is written): the full path then runs and answers as it always does (the refusal, the replay, the expiry).
  */
 async function acceptAtOnce(ctx: EngineContext, request: TurnRequest, claim: { owner: string; leaseMs: number }): Promise<Acceptance | null> {
-  const { principal, widget, sessionId } = request;
+  const { principal, widget } = request;
   if (request.precheck) return null;
   const now = ctx.clock.now();
   const job = newTurnJob(ctx, request, now, claim, { content: request.content, answers: null });

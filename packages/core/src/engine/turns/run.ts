@@ -2,7 +2,6 @@ import type { AgentReply, IdentityClaims } from '../../agent.js';
 import { priceTurn, totalCredits } from '../../credits.js';
 import type { ReplyFormat, Session, StoredMessage, Visitor, VisitorContext, Widget } from '../../domain.js';
 import { ERROR_STATUS, SvcError, isSvcError, type ErrorCode } from '../../errors.js';
-import { resolveByAgent } from '../../session-machine.js';
 import type { Delivery, TurnCommit, TurnJob } from '../../store/turn-job-store.js';
 import type { StoreOps } from '../../store/store.js';
 import { ledgerEntry } from '../billing.js';
