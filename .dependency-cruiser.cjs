@@ -31,6 +31,21 @@ const TEST_ONLY = {
 
 const TEST_FILE = '(\\.test\\.tsx?$|/test/)';
 
+/**
+ * The doors into core each package may use (docs/DESIGN.md section 3b): the façade `@svc/core` (createCore, the ports)
+ * is the server's; store and agent implementations take `/store-kit`; everyone takes the wire contract `/schemas` and
+ * its dependency-free half `/event-stream`; tests may add `/testing`.
+ */
+const CORE_DOORS = {
+  'store-postgres': ['store/kit.ts', 'schemas/index.ts', 'event-stream.ts'],
+  agents: ['store/kit.ts', 'schemas/index.ts', 'event-stream.ts'],
+  client: ['schemas/index.ts', 'event-stream.ts'],
+  widget: ['schemas/index.ts', 'event-stream.ts'],
+  console: ['schemas/index.ts', 'event-stream.ts'],
+  callbacks: ['schemas/index.ts', 'event-stream.ts'],
+};
+const door = (files) => `^packages/core/src/(?!(${files.map((file) => file.replace(/[./]/g, (c) => `\\${c}`)).join('|')})$)`;
+
 module.exports = {
   forbidden: [
     ...Object.entries(BELOW).flatMap(([pkg, below]) => [
@@ -47,6 +62,22 @@ module.exports = {
         comment: `Tests of @svc/${pkg} may import only the packages it may, plus ${(TEST_ONLY[pkg] ?? []).join(', ') || 'nothing'}; live-server tests belong in e2e/.`,
         from: { path: `^packages/${pkg}/.*${TEST_FILE}` },
         to: { path: `^packages/(?!(${[pkg, ...below, ...(TEST_ONLY[pkg] ?? [])].join('|')})/)` },
+      },
+    ]),
+    ...Object.entries(CORE_DOORS).flatMap(([pkg, files]) => [
+      {
+        name: `core-doors-${pkg}`,
+        severity: 'error',
+        comment: `@svc/${pkg} imports core only through ${files.join(', ')} of packages/core/src (the root @svc/core is the server's).`,
+        from: { path: `^packages/${pkg}/`, pathNot: `${TEST_FILE}|test-support\\.ts$` },
+        to: { path: door(files) },
+      },
+      {
+        name: `core-doors-${pkg}-tests`,
+        severity: 'error',
+        comment: `Tests of @svc/${pkg} import core through ${files.join(', ')} and testing/index.ts only.`,
+        from: { path: `^packages/${pkg}/.*(${TEST_FILE}|test-support\\.ts$)` },
+        to: { path: door([...files, 'testing/index.ts']) },
       },
     ]),
     {

@@ -7,94 +7,19 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import svc from './scripts/eslint/plugin.mjs';
 
-/**
- * TEMPORARY: files that still import the root `@svc/core` (or a core entry point their package may not use) while
- * the imports move to `@svc/core/schemas`, `@svc/core/store-kit` and `@svc/core/testing`. The core entry-point
- * boundary is off for them (the relative-import boundary is not). Delete a file from the list once it complies;
- * delete the list once it is empty.
- */
-const BOUNDARY_PENDING = [
-  'packages/agents/src/compose-answer.test.ts',
-  'packages/agents/src/compose-answer.ts',
-  'packages/agents/src/deltas.ts',
-  'packages/agents/src/demo/demo-forms.ts',
-  'packages/agents/src/demo/demo-knowledge.ts',
-  'packages/agents/src/forms.ts',
-  'packages/agents/src/llm/action-tools.ts',
-  'packages/agents/src/llm/anthropic-messages.test.ts',
-  'packages/agents/src/llm/conversation.ts',
-  'packages/agents/src/llm/knowledge-tools.ts',
-  'packages/agents/src/llm/llm-agent.ts',
-  'packages/agents/src/llm/openai-chat.test.ts',
-  'packages/agents/src/llm/openai-compatible.test.ts',
-  'packages/agents/src/llm/provider-failures.test.ts',
-  'packages/agents/src/llm/provider-from-env.test.ts',
-  'packages/agents/src/llm/provider-from-env.ts',
-  'packages/agents/src/llm/streaming.test.ts',
-  'packages/agents/src/llm/system-prompt.ts',
-  'packages/agents/src/llm/testing/agent-from-env.ts',
-  'packages/agents/src/llm/turn-log.ts',
-  'packages/agents/src/llm/turn-reply.test.ts',
-  'packages/agents/src/llm/turn-reply.ts',
-  'packages/agents/src/llm/turn-tools.ts',
-  'packages/agents/src/local-agent.test.ts',
-  'packages/agents/src/local-agent.ts',
-  'packages/agents/src/scripted-agent.test.ts',
-  'packages/agents/src/scripted-agent.ts',
-  'packages/agents/src/test-support.ts',
-  'packages/agents/src/text.ts',
-  'packages/agents/src/tokens.ts',
-  'packages/client/src/errors.ts',
-  'packages/client/src/identity.ts',
-  'packages/client/src/identity/sign.ts',
-  'packages/client/src/types.ts',
-  'packages/console/src/api/types.ts',
-  'packages/console/src/screens/screens.test.tsx',
-  'packages/store-postgres/src/lookup-cache.test.ts',
-  'packages/store-postgres/src/lookup-cache.ts',
-  'packages/store-postgres/src/migrate.ts',
-  'packages/store-postgres/src/migrations.test.ts',
-  'packages/store-postgres/src/open-sql-store.ts',
-  'packages/store-postgres/src/ops/accounts.ts',
-  'packages/store-postgres/src/ops/analytics.ts',
-  'packages/store-postgres/src/ops/deliveries.ts',
-  'packages/store-postgres/src/ops/guards.ts',
-  'packages/store-postgres/src/ops/knowledge.ts',
-  'packages/store-postgres/src/ops/operators.ts',
-  'packages/store-postgres/src/ops/records.ts',
-  'packages/store-postgres/src/ops/search.ts',
-  'packages/store-postgres/src/ops/session-events.ts',
-  'packages/store-postgres/src/ops/sessions.ts',
-  'packages/store-postgres/src/ops/turn-accept.ts',
-  'packages/store-postgres/src/ops/turn-commit.ts',
-  'packages/store-postgres/src/ops/turn-jobs.ts',
-  'packages/store-postgres/src/ops/webhooks.ts',
-  'packages/store-postgres/src/ops/widgets-and-keys.ts',
-  'packages/store-postgres/src/pglite-backup.ts',
-  'packages/store-postgres/src/pglite-store.ts',
-  'packages/store-postgres/src/postgres-claims.test.ts',
-  'packages/store-postgres/src/postgres-contract.test.ts',
-  'packages/store-postgres/src/postgres-expiry.test.ts',
-  'packages/store-postgres/src/postgres-store.test.ts',
-  'packages/store-postgres/src/postgres-store.ts',
-  'packages/store-postgres/src/rows.ts',
-  'packages/store-postgres/src/sql-ops.ts',
-  'packages/store-postgres/src/sql-store.ts',
-  'packages/store-postgres/src/store-status.ts',
-  'packages/widget/src/api-types.ts',
-];
-
 const PACKAGES = ['agents', 'callbacks', 'client', 'console', 'core', 'server', 'store-postgres', 'widget'];
 const CODE = '**/*.{ts,tsx,mjs}';
 /** Tests and their support code: they may also use `@svc/core/testing`. */
-const TESTS = ['**/*.test.{ts,tsx}', 'packages/*/test/**', 'packages/*/src/testing/**', 'e2e/**', 'packaging/**'];
+const TESTS = ['**/*.test.{ts,tsx}', '**/test-support.ts', 'packages/*/test/**', 'packages/*/src/testing/**', 'e2e/**', 'packaging/**'];
 
 /** Which core entry points a package may import (besides its own files); `server` may use the façade too. */
 const CORE_ENTRIES = {
-  client: ['schemas'],
-  widget: ['schemas'],
-  console: ['schemas'],
-  callbacks: ['schemas'],
+  // `event-stream` is the dependency-free half of the wire contract (the SSE reader, the stream events' names), for
+  // bundles that must never meet zod.
+  client: ['schemas', 'event-stream'],
+  widget: ['schemas', 'event-stream'],
+  console: ['schemas', 'event-stream'],
+  callbacks: ['schemas', 'event-stream'],
   'store-postgres': ['store-kit', 'schemas'],
   agents: ['store-kit', 'schemas'],
 };
@@ -180,9 +105,4 @@ export default tseslint.config(
       ],
     },
   },
-  // TEMPORARY (see BOUNDARY_PENDING): the relative-import boundary only.
-  ...PACKAGES.map((pkg) => ({
-    files: BOUNDARY_PENDING.filter((file) => file.startsWith(`packages/${pkg}/`)),
-    rules: { 'no-restricted-imports': ['error', { patterns: [relativeEscape(pkg)] }] },
-  })).filter((config) => config.files.length > 0),
 );
