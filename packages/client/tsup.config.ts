@@ -12,7 +12,11 @@ export default defineConfig({
       : // From core's sources too: its built declarations are split into chunks the inliner cannot follow.
         {
           resolve: [/^@svc\/core/],
-          compilerOptions: { baseUrl: '.', paths: { '@svc/core': ['../core/src/index.ts'], '@svc/core/*': ['../core/src/*.ts'] } },
+          // (`@svc/core/schemas` is a folder's index, which the `*` pattern cannot name.)
+          compilerOptions: {
+            baseUrl: '.',
+            paths: { '@svc/core': ['../core/src/index.ts'], '@svc/core/schemas': ['../core/src/schemas/index.ts'], '@svc/core/*': ['../core/src/*.ts'] },
+          },
         },
   clean: true,
   target: 'es2022',

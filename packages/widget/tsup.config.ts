@@ -14,7 +14,8 @@ export default defineConfig({
   dts: {
     only: true,
     resolve: [/^@svc\/core/],
-    compilerOptions: { baseUrl: '.', paths: { '@svc/core': ['../core/src/index.ts'], '@svc/core/*': ['../core/src/*.ts'] } },
+    // (`@svc/core/schemas` is a folder's index, which the `*` pattern cannot name.)
+    compilerOptions: { baseUrl: '.', paths: { '@svc/core': ['../core/src/index.ts'], '@svc/core/schemas': ['../core/src/schemas/index.ts'], '@svc/core/*': ['../core/src/*.ts'] } },
   },
   // vite builds write dist/ first: keep it.
   clean: false,

@@ -1,10 +1,10 @@
-import { readEventStream } from '@svc/core/event-stream';
+import { readEventStream, SESSION_EVENT } from '@svc/core/event-stream';
+import type { SessionStreamEvent as WireSessionStreamEvent } from '@svc/core/schemas';
 import { SvcApiError } from './errors.js';
 import { sessionPath } from './paths.js';
 import { readResponse } from './response.js';
 import { watchActivity } from './stream.js';
 import { sleep } from './transport.js';
-import type { HistoryItem, Session } from './types.js';
 
 /**
  * The session event stream (`GET …/conversations/{sessionId}/events`, DESIGN.md section 6) as an async iterator
@@ -12,21 +12,17 @@ import type { HistoryItem, Session } from './types.js';
  * gap and no repeat, however often the connection breaks.
  */
 
-/** A reply written by a person during a handoff (`data.author.type === 'operator'`). */
-export interface MessageCreatedEvent {
-  type: 'message.created';
-  id: string;
-  data: HistoryItem;
-}
+/**
+ * A session event as the iterator yields it: its name as `type`, its SSE `id` and its data. The shapes are the
+ * stream protocol's, defined once in @svc/core/schemas (types only: no schema reaches the bundle).
+ */
+export type SessionStreamEvent = WireSessionStreamEvent;
 
-/** The session changed (status, handoff or rating): `data` is what `sessions.get` answers now. */
-export interface SessionUpdatedEvent {
-  type: 'session.updated';
-  id: string;
-  data: Session;
-}
+/** A reply written by a person during a handoff (`data.author.type === 'operator'`); `data` is a `HistoryItem`. */
+export type MessageCreatedEvent = Extract<SessionStreamEvent, { type: typeof SESSION_EVENT.messageCreated }>;
 
-export type SessionStreamEvent = MessageCreatedEvent | SessionUpdatedEvent;
+/** The session changed (status, handoff or rating): `data` is what `sessions.get` answers now (a `Session`). */
+export type SessionUpdatedEvent = Extract<SessionStreamEvent, { type: typeof SESSION_EVENT.sessionUpdated }>;
 
 export interface SessionEventsOptions {
   /** Start after this event id (one this stream yielded earlier); default: from now on, no backlog. */
@@ -54,7 +50,7 @@ export interface SessionEventsSettings {
   headers: Record<string, string>;
 }
 
-const TYPES = new Set(['message.created', 'session.updated']);
+const TYPES = new Set<string>(Object.values(SESSION_EVENT));
 const MAX_DELAY_MS = 30_000;
 
 /** Refusals that reconnecting cannot cure (a wrong key, an unknown session): thrown to the caller. */

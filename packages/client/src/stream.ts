@@ -1,5 +1,6 @@
 import { SvcApiError } from './errors.js';
-import { readEventStream, type ServerSentEvent } from '@svc/core/event-stream';
+import { readEventStream, TURN_EVENT, type ServerSentEvent } from '@svc/core/event-stream';
+import type { TurnStreamEvent as WireTurnStreamEvent } from '@svc/core/schemas';
 import { sessionPath } from './paths.js';
 import { readResponse } from './response.js';
 import type { FormSubmissionBody, MessageReply, Meta, PostOptions, SendMessageBody } from './types.js';
@@ -10,44 +11,29 @@ import type { FormSubmissionBody, MessageReply, Meta, PostOptions, SendMessageBo
  * the outcome is an event (`message.completed` or `message.failed`).
  */
 
+/**
+ * A turn event as the iterator yields it: the event's name as `type` beside the fields of its data. The shapes are
+ * the stream protocol's, defined once in @svc/core/schemas (types only: no schema reaches the bundle).
+ */
+export type TurnStreamEvent = WireTurnStreamEvent;
+
 /** The turn was accepted: its reply will land in the history under `messageId`, whatever happens to the stream. */
-export interface MessageStartEvent {
-  type: 'message.start';
-  messageId: string;
-  sessionId: string;
-}
+export type MessageStartEvent = Extract<TurnStreamEvent, { type: typeof TURN_EVENT.start }>;
 
 /** A piece of the reply's Markdown, in order; the pieces concatenate to the final content. */
-export interface MessageDeltaEvent {
-  type: 'message.delta';
-  text: string;
-}
+export type MessageDeltaEvent = Extract<TurnStreamEvent, { type: typeof TURN_EVENT.delta }>;
 
 /** The reply, exactly as a sync call returns it, and what the turn cost. */
-export interface MessageCompletedEvent {
-  type: 'message.completed';
-  data: MessageReply;
-  meta: Meta;
-}
+export type MessageCompletedEvent = Extract<TurnStreamEvent, { type: typeof TURN_EVENT.completed }>;
 
 /** The turn failed after acceptance (e.g. `agent_unavailable`): the visitor's message is kept, nothing billed. */
-export interface MessageFailedEvent {
-  type: 'message.failed';
-  error: { code: string; message: string; field?: string };
-  meta: Meta;
-}
+export type MessageFailedEvent = Extract<TurnStreamEvent, { type: typeof TURN_EVENT.failed }>;
 
 /**
  * No AI reply: a person has the conversation (the session's `handoff` is set). Their reply comes on the session
  * event stream (`client.sessions.events`) and in the history. `data` is what a sync call answers then.
  */
-export interface MessageHandoffEvent {
-  type: 'message.handoff';
-  data: { messageId: null; status: 'processing' };
-  meta: Meta;
-}
-
-export type TurnStreamEvent = MessageStartEvent | MessageDeltaEvent | MessageCompletedEvent | MessageFailedEvent | MessageHandoffEvent;
+export type MessageHandoffEvent = Extract<TurnStreamEvent, { type: typeof TURN_EVENT.handoff }>;
 
 /** An accepted streaming turn: iterate it for its events. Breaking out of the loop closes the connection. */
 export interface TurnStream extends AsyncIterable<TurnStreamEvent> {
@@ -77,7 +63,7 @@ export interface StreamingOptions {
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 45_000;
 
-const EVENT_TYPES = new Set<string>(['message.start', 'message.delta', 'message.completed', 'message.failed', 'message.handoff']);
+const EVENT_TYPES = new Set<string>(Object.values(TURN_EVENT));
 
 /** Starts a streaming turn at `path`; see `messages.stream`. */
 export type StartStream = (target: { path: string; sessionId: string }, body: object, options: StreamOptions | undefined) => Promise<TurnStream>;
@@ -156,7 +142,8 @@ async function* turnEvents(input: EventsInput): AsyncGenerator<TurnStreamEvent, 
       const event = toTurnEvent(raw);
       if (event === null) continue;
       yield event;
-      if (event.type === 'message.completed' || event.type === 'message.failed' || event.type === 'message.handoff') {
+      // Start, deltas, then one outcome (completed, failed or handoff): anything past the first two ends the turn.
+      if (event.type !== TURN_EVENT.start && event.type !== TURN_EVENT.delta) {
         finished = true;
         return;
       }
@@ -229,9 +216,9 @@ function replayedStream(input: { data: MessageReply; meta: Meta; sessionId: stri
   return {
     requestId,
     async *[Symbol.asyncIterator]() {
-      yield { type: 'message.start', messageId: data.messageId, sessionId } satisfies MessageStartEvent;
-      if (data.content !== '') yield { type: 'message.delta', text: data.content } satisfies MessageDeltaEvent;
-      yield { type: 'message.completed', data, meta } satisfies MessageCompletedEvent;
+      yield { type: TURN_EVENT.start, messageId: data.messageId, sessionId } satisfies MessageStartEvent;
+      if (data.content !== '') yield { type: TURN_EVENT.delta, text: data.content } satisfies MessageDeltaEvent;
+      yield { type: TURN_EVENT.completed, data, meta } satisfies MessageCompletedEvent;
     },
   };
 }

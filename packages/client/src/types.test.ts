@@ -14,7 +14,14 @@ import type {
   KnowledgeDocument,
   KnowledgeSearchBody,
   KnowledgeSearchResult,
+  MessageCompletedEvent,
+  MessageCreatedEvent,
+  MessageDeltaEvent,
+  MessageFailedEvent,
+  MessageHandoffEvent,
   MessageReply,
+  MessageStartEvent,
+  Meta,
   PageResponse,
   ProcessingReply,
   Product,
@@ -23,9 +30,12 @@ import type {
   Rating,
   SendMessageBody,
   Session,
+  SessionStreamEvent,
+  SessionUpdatedEvent,
   SvcApiErrorCode,
   SvcClient,
   TurnResponse,
+  TurnStreamEvent,
   UpsertedProducts,
   UpsertProductsBody,
 } from './index.js';
@@ -140,6 +150,18 @@ describe('inferred types', () => {
       else expectTypeOf(res.data).toEqualTypeOf<ProcessingReply>();
     };
     expectTypeOf(narrow).toBeFunction();
+  });
+
+  it('types the stream events from core\'s stream protocol, with the shapes the client always had', () => {
+    expectTypeOf<MessageStartEvent>().toEqualTypeOf<{ type: 'message.start'; messageId: string; sessionId: string }>();
+    expectTypeOf<MessageDeltaEvent>().toEqualTypeOf<{ type: 'message.delta'; text: string }>();
+    expectTypeOf<MessageCompletedEvent>().toEqualTypeOf<{ type: 'message.completed'; data: MessageReply; meta: Meta }>();
+    expectTypeOf<MessageFailedEvent>().toEqualTypeOf<{ type: 'message.failed'; error: { code: string; message: string; field?: string | undefined }; meta: Meta }>();
+    expectTypeOf<MessageHandoffEvent>().toEqualTypeOf<{ type: 'message.handoff'; data: { messageId: null; status: 'processing' }; meta: Meta }>();
+    expectTypeOf<TurnStreamEvent>().toEqualTypeOf<MessageStartEvent | MessageDeltaEvent | MessageCompletedEvent | MessageFailedEvent | MessageHandoffEvent>();
+    expectTypeOf<MessageCreatedEvent>().toEqualTypeOf<{ type: 'message.created'; id: string; data: HistoryItem }>();
+    expectTypeOf<SessionUpdatedEvent>().toEqualTypeOf<{ type: 'session.updated'; id: string; data: Session }>();
+    expectTypeOf<SessionStreamEvent>().toEqualTypeOf<MessageCreatedEvent | SessionUpdatedEvent>();
   });
 
   it('rejects bodies the server would refuse by type', () => {

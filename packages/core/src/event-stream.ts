@@ -95,7 +95,7 @@ export const TURN_EVENT = {
 } as const;
 export type TurnEventName = (typeof TURN_EVENT)[keyof typeof TURN_EVENT];
 
-/** Events of a session's event stream (`GET …/events`). */
+/** Events of a session's event stream (`GET …/events`), also those of the console's account feed. */
 export const SESSION_EVENT = {
   messageCreated: 'message.created',
   sessionUpdated: 'session.updated',

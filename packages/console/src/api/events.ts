@@ -4,12 +4,13 @@
  * any failure (a restart, a proxy timeout, a dropped network) sends `Last-Event-ID` itself and resumes with no gap
  * and no repeat; EventSource gives up for good on an error status and then forgets where it was.
  */
-import { readEventStream } from '@svc/core/event-stream';
+import { readEventStream, type SessionEventName } from '@svc/core/event-stream';
 import { ADMIN } from './client.js';
 
 export interface FeedEvent {
   id: string | undefined;
-  type: 'message.created' | 'session.updated' | string;
+  // Any name: a newer server may send more; the inbox acts on the SESSION_EVENT names and skips the rest.
+  type: SessionEventName | string;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the body depends on `type`; each listener reads its own
   data: any;
 }

@@ -1,3 +1,4 @@
+import { SESSION_EVENT } from '@svc/core/event-stream';
 import { plainText } from '@svc/widget/markdown';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { admin, type ConversationFilters } from '../api/admin.js';
@@ -73,7 +74,7 @@ export function Inbox() {
         const data = event.data ?? {};
         const sessionId: string | undefined = data.sessionId;
         if (!sessionId) return;
-        if (event.type === 'session.updated') {
+        if (event.type === SESSION_EVENT.sessionUpdated) {
           const updated = data as Conversation;
           list.set((page) => {
             if (!page) return page;
@@ -83,7 +84,7 @@ export function Inbox() {
             setAnnouncement(`New conversation ${sessionId}`);
             return { ...page, data: [updated, ...page.data] };
           });
-        } else if (event.type === 'message.created') {
+        } else if (event.type === SESSION_EVENT.messageCreated) {
           const lastMessage = { role: data.role, content: data.content, createdAt: data.createdAt };
           let known = false;
           list.set((page) => {

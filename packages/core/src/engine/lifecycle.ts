@@ -4,6 +4,7 @@ import type { Ids } from '../ids.js';
 import { pendingDelivery, type Delivery } from '../store/turn-job-store.js';
 import type { StoreOps } from '../store/store.js';
 import type { LifecycleEventName } from '../store/webhook-store.js';
+import { SESSION_EVENT } from '../event-stream.js';
 import { sessionView } from './views.js';
 import { SESSION_EVENT_RETENTION_MS } from '../store/session-event-store.js';
 
@@ -38,7 +39,7 @@ export async function writeLifecycleEvent(
     accountId: session.accountId,
     widgetId: session.widgetId,
     sessionId: session.id,
-    type: 'session.updated',
+    type: SESSION_EVENT.sessionUpdated,
     data: sessionView(session),
     createdAt: ctx.clock.now(),
   });

@@ -4,8 +4,8 @@
  *
  * @example
  * await engine.sendMessage(principal, widgetId, sessionId, { content: 'Hi', response_type: 'stream' }, {
- *   onAccepted: ({ messageId }) => send('message.start', { messageId }),
- *   onDelta: (text) => send('message.delta', { text }),
+ *   onAccepted: ({ messageId }) => send(TURN_EVENT.start, { messageId }),
+ *   onDelta: (text) => send(TURN_EVENT.delta, { text }),
  * });
  */
 export interface TurnObserver {

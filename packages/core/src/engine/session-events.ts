@@ -1,5 +1,6 @@
 import type { Principal, StoredMessage } from '../domain.js';
 import { SvcError } from '../errors.js';
+import { SESSION_EVENT } from '../event-stream.js';
 import type { StoreOps } from '../store/store.js';
 import { EVENT_ID_PATTERN, type SessionEvent } from '../store/session-event-store.js';
 import { loadSession, loadWidget, requireScope } from './access.js';
@@ -36,7 +37,7 @@ export async function appendMessageEvent(ctx: Pick<EngineContext, 'clock'>, tx: 
     accountId,
     widgetId: message.widgetId,
     sessionId: message.sessionId,
-    type: 'message.created',
+    type: SESSION_EVENT.messageCreated,
     // Stored as Markdown: each reader sees it in its own reply format.
     data: historyItemView(message, { format: 'markdown', formatReply: (markdown) => markdown }),
     createdAt: ctx.clock.now(),
@@ -79,7 +80,7 @@ export async function openSessionEvents(
       const rows = await ctx.store.listSessionEvents({ ...target, afterId: position, limit });
       const events: StreamedSessionEvent[] = [];
       for (const row of rows) {
-        if (row.type === 'message.created' && row.data['author'] === undefined) continue;
+        if (row.type === SESSION_EVENT.messageCreated && row.data['author'] === undefined) continue;
         events.push({ id: row.id, event: row.type, data: formatted(ctx, principal, row) });
       }
       return { events, next: rows.at(-1)?.id ?? position };
@@ -88,6 +89,6 @@ export async function openSessionEvents(
 }
 
 function formatted(ctx: EngineContext, principal: Principal, event: SessionEvent): Record<string, unknown> {
-  if (event.type !== 'message.created' || event.data['role'] !== 'assistant' || typeof event.data['content'] !== 'string') return event.data;
+  if (event.type !== SESSION_EVENT.messageCreated || event.data['role'] !== 'assistant' || typeof event.data['content'] !== 'string') return event.data;
   return { ...event.data, content: ctx.formatReply(event.data['content'], principal.replyFormat) };
 }

@@ -25,8 +25,11 @@ export type { LoginRequest, CreateOperatorRequest, ChangePasswordRequest, Operat
 export { accountViewSchema, messagePreviewSchema, conversationSummarySchema, conversationMessageSchema, conversationSchema, operatorReplyRequestSchema, widgetSettingsSchema, createWidgetRequestSchema, widgetViewSchema, widgetFormsRequestSchema, rotateSecretRequestSchema, identitySecretSchema, keyViewSchema, createKeyRequestSchema, createPublicKeyRequestSchema, createdKeySchema, callbackSecretSchema, webhookViewSchema, createWebhookRequestSchema, createdWebhookSchema, webhookSecretSchema, deliveryViewSchema, deliveryFiltersSchema, importedKnowledgeSchema, productPageQuerySchema, adminSearchRequestSchema, analyticsQuerySchema, analyticsSchema } from './admin.js';
 export type { AccountViewBody } from './admin.js';
 export { messageCompletedEventSchema, messageFailedEventSchema, sessionCreatedEventSchema, sessionResolvedEventSchema, sessionExpiredEventSchema, sessionRatedEventSchema, sessionHandoffEventSchema } from './callback.js';
-export { TURN_EVENT, SESSION_EVENT, turnEventDataSchemas, sessionEventDataSchemas, turnStreamEventSchema, sessionStreamEventSchema, uiMessageChunkSchema, UI_MESSAGE_STREAM_DONE } from './stream-events.js';
-export type { TurnEventName, SessionEventName, TurnStreamEvent, TurnEventData, SessionStreamEvent, UiMessageChunk } from './stream-events.js';
+// The names live in the dependency-free @svc/core/event-stream, which small bundles import instead.
+export { SESSION_EVENT, TURN_EVENT } from '../event-stream.js';
+export type { SessionEventName, TurnEventName } from '../event-stream.js';
+export { turnEventDataSchemas, sessionEventDataSchemas, turnStreamEventSchema, sessionStreamEventSchema, uiMessageChunkSchema, UI_MESSAGE_STREAM_DONE } from './stream-events.js';
+export type { TurnStreamEvent, TurnEventData, SessionStreamEvent, UiMessageChunk } from './stream-events.js';
 export { isStorableText, findUnstorableText, parseInput } from './validate.js';
 // The wire's vocabulary beyond the zod schemas: error codes, scopes, webhook event names, the shapes of stored
 // resources as the API shows them, the SSE reader and the identity token format a client signs.

@@ -20,24 +20,31 @@ const streamErrorSchema = z.object({ code: z.string(), message: z.string(), fiel
 
 /**
  * The `data` of each turn event. `completed` carries the reply exactly as a sync call returns it; `handoff` what a
- * sync call answers while a person has the conversation (202, no message id).
+ * sync call answers while a person has the conversation (202, no message id). The descriptions are those of the
+ * OpenAPI document's Stream…Event components, which are generated from these schemas.
  */
 export const turnEventDataSchemas = {
   [TURN_EVENT.start]: z
     .strictObject({ messageId: z.string(), sessionId: z.string() })
-    .describe('The turn was accepted; its reply lands in the history under `messageId` even if the client disconnects.'),
+    .describe(`Event \`${TURN_EVENT.start}\`: the turn was accepted; its reply lands in the history under \`messageId\` even if the client disconnects.`),
   [TURN_EVENT.delta]: z
     .strictObject({ text: z.string() })
-    .describe("The next piece of the reply's Markdown; the pieces concatenate to `data.content` of `message.completed`."),
+    .describe(
+      `Event \`${TURN_EVENT.delta}\` (any number): the next piece of the reply's Markdown. The pieces concatenate to \`data.content\` of \`${TURN_EVENT.completed}\` (for keys with the default \`markdown\` reply format).`,
+    ),
   [TURN_EVENT.completed]: z
     .strictObject({ data: messageReplySchema, meta: metaSchema })
-    .describe('The reply exactly as a sync call returns it, and what the turn cost (the last event).'),
+    .describe(`Event \`${TURN_EVENT.completed}\` (last): the reply exactly as a sync call returns it, and what the turn cost.`),
   [TURN_EVENT.failed]: z
     .strictObject({ error: streamErrorSchema, meta: metaSchema })
-    .describe("The turn failed after acceptance (e.g. `agent_unavailable`); the visitor's message is kept, nothing is billed."),
+    .describe(
+      `Event \`${TURN_EVENT.failed}\` (last): the turn failed after acceptance (e.g. \`agent_unavailable\`); the visitor's message is kept and nothing is billed.`,
+    ),
   [TURN_EVENT.handoff]: z
     .strictObject({ data: processingReplySchema.extend({ messageId: z.null() }), meta: metaSchema })
-    .describe('No AI reply: a person has the conversation; their reply comes on the session event stream and in the history.'),
+    .describe(
+      `Event \`${TURN_EVENT.handoff}\` (last): no AI reply, because a person has the conversation (the session's \`handoff\` is set); \`data\` is what a sync call answers then (202, \`messageId\` null). The person's reply comes as \`${SESSION_EVENT.messageCreated}\` on the session event stream (\`GET …/events\`), to the callback URL of the key that created the session, and in the history. Nothing is billed.`,
+    ),
 } as const;
 
 /** The `data` of each session event. */

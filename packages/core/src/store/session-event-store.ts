@@ -1,4 +1,5 @@
 import type { Rating, Session, SessionStatus } from '../domain.js';
+import type { SessionEventName } from '../event-stream.js';
 
 /**
  * The durable per-session event log (DESIGN.md section 6): what a session's event stream and the console's live
@@ -7,7 +8,7 @@ import type { Rating, Session, SessionStatus } from '../domain.js';
  */
 
 /** `message.created`: a message the reader did not send (operator replies; visitor messages during a handoff). */
-export type SessionEventType = 'message.created' | 'session.updated';
+export type SessionEventType = SessionEventName;
 
 export interface SessionEvent {
   /** Decimal digits of a bigserial: strictly increasing per session (and per account once committed, see below). */

@@ -1,5 +1,5 @@
 import type { ErrorCode } from '@svc/core';
-import { conversationFiltersSchema, conversationMessageSchema, conversationSchema, conversationSummarySchema, metaSchema, operatorReplyRequestSchema, sessionSchema, envelope, parseInput } from '@svc/core/schemas';
+import { conversationFiltersSchema, conversationMessageSchema, conversationSchema, conversationSummarySchema, metaSchema, operatorReplyRequestSchema, sessionSchema, envelope, parseInput, SESSION_EVENT } from '@svc/core/schemas';
 import { z } from 'zod';
 import type { AdminCaller } from './admin-auth.js';
 import { streamEventLog } from './session-event-stream.js';
@@ -102,7 +102,7 @@ export const CONVERSATION_ROUTES: Route[] = [
     tag: 'admin',
     summary: "The account's live events",
     description:
-      "Server-sent events of every conversation of the account, for the console's live inbox: `message.created` (every message, the visitor's too) and `session.updated` (status, handoff, rating), with the session stream's data plus `widgetId` and `sessionId`. Each event's `id` resumes the feed after it in `Last-Event-ID`, with no gap and no repeat; without it the feed starts now. A `: ping` comment every 15 s keeps it open.",
+      `Server-sent events of every conversation of the account, for the console's live inbox: \`${SESSION_EVENT.messageCreated}\` (every message, the visitor's too) and \`${SESSION_EVENT.sessionUpdated}\` (status, handoff, rating), with the session stream's data plus \`widgetId\` and \`sessionId\`. Each event's \`id\` resumes the feed after it in \`Last-Event-ID\`, with no gap and no repeat; without it the feed starts now. A \`: ping\` comment every 15 s keeps it open.`,
     auth: 'admin',
     roles: ANY_OPERATOR,
     responses: { 200: { schema: z.string(), description: 'The event stream.', contentType: 'text/event-stream' } },

@@ -1,13 +1,14 @@
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { isSvcError, SvcError, type Core, type Principal, type TurnCallOptions, type TurnObserver, type TurnResult } from '@svc/core';
+import { TURN_EVENT, UI_MESSAGE_STREAM_DONE, type TurnEventData, type TurnEventName } from '@svc/core/schemas';
 import type { Logger } from 'pino';
 import type { AppEnv } from './auth.js';
 import { parseChatRequest } from './chat-request.js';
 import { errorBody, sendResult } from './respond.js';
 import { SSE_KEEPALIVE, SSE_KEEPALIVE_MS, sseEvent } from './sse.js';
 import { startStreamedTurn, type AcceptedTurn, type StreamedTurnStart, type TurnFeedEvent } from './turn-feed.js';
-import { UI_MESSAGE_STREAM_DONE, uiMessageChunks } from './ui-message-stream.js';
+import { uiMessageChunks } from './ui-message-stream.js';
 
 export interface StreamOptions {
   logger: Logger;
@@ -55,24 +56,27 @@ export async function chatTurn(
   return respond(c, start, { keepAliveMs: options.keepAliveMs ?? SSE_KEEPALIVE_MS, logger: options.logger, frames: uiMessageFrames() });
 }
 
-/** `message.*` events of DESIGN.md section 4. */
+/** One turn event: its data typed by the event's schema in @svc/core/schemas, so a wrong field fails to compile. */
+const turnEvent = <N extends TurnEventName>(name: N, data: TurnEventData<N>): string => sseEvent(name, data);
+
+/** The turn events of DESIGN.md section 4 (`TURN_EVENT`). */
 const turnEventFrames: FrameWriter = (write, event) => {
   switch (event.type) {
     case 'start':
-      write(sseEvent('message.start', { messageId: event.turn.messageId, sessionId: event.turn.sessionId }));
+      write(turnEvent(TURN_EVENT.start, { messageId: event.turn.messageId, sessionId: event.turn.sessionId }));
       break;
     case 'delta':
-      write(sseEvent('message.delta', { text: event.text }));
+      write(turnEvent(TURN_EVENT.delta, { text: event.text }));
       break;
     case 'completed':
-      write(sseEvent('message.completed', { data: event.data, meta: { creditsConsumed: event.creditsConsumed } }));
+      write(turnEvent(TURN_EVENT.completed, { data: event.data, meta: { creditsConsumed: event.creditsConsumed } }));
       break;
     case 'failed':
-      write(sseEvent('message.failed', errorBody(event.error).body));
+      write(turnEvent(TURN_EVENT.failed, errorBody(event.error).body));
       break;
     case 'handoff':
       // The 202 a sync call gets during a handoff, as the stream's last event.
-      write(sseEvent('message.handoff', { data: { messageId: null, status: 'processing' }, meta: { creditsConsumed: 0 } }));
+      write(turnEvent(TURN_EVENT.handoff, { data: { messageId: null, status: 'processing' }, meta: { creditsConsumed: 0 } }));
       break;
   }
 };

@@ -1,23 +1,12 @@
-import type { AcceptedTurn, TurnFeedEvent } from './turn-feed.js';
-import { errorBody } from './respond.js';
-
 /**
  * The Vercel AI SDK's UI message stream protocol (v1, `x-vercel-ai-ui-message-stream: v1`): server-sent events
- * whose data is one JSON chunk each (`start`, `text-start`, `text-delta`, `text-end`, `data-*`, `finish`,
- * `error`), ended by `[DONE]`. The chunk shapes are the SDK's `UIMessageChunk`; its client validates them
- * strictly, so nothing beyond them is added.
+ * whose data is one JSON chunk each, ended by `[DONE]`. The chunk shapes (`UiMessageChunk`) and the closing line
+ * are @svc/core/schemas'; a type test (stream-protocol.test.ts) holds them to the SDK's own `UIMessageChunk`,
+ * whose client validates chunks strictly.
  */
-export type UiMessageChunk =
-  | { type: 'start'; messageId: string; messageMetadata: { sessionId: string } }
-  | { type: 'text-start'; id: string }
-  | { type: 'text-delta'; id: string; delta: string }
-  | { type: 'text-end'; id: string }
-  | { type: 'data-products'; data: unknown[] }
-  | { type: 'data-forms'; data: unknown[] }
-  | { type: 'finish'; finishReason: 'stop'; messageMetadata: Record<string, unknown> }
-  | { type: 'error'; errorText: string };
-
-export const UI_MESSAGE_STREAM_DONE = 'data: [DONE]\n\n';
+import type { UiMessageChunk } from '@svc/core/schemas';
+import type { AcceptedTurn, TurnFeedEvent } from './turn-feed.js';
+import { errorBody } from './respond.js';
 
 type StreamEvent = TurnFeedEvent | { type: 'start'; turn: Pick<AcceptedTurn, 'messageId' | 'sessionId'> };
 
@@ -67,7 +56,7 @@ export function uiMessageChunks(): (event: StreamEvent) => UiMessageChunk[] {
           { type: 'finish', finishReason: 'stop', messageMetadata: { creditsConsumed: 0, handoff: true } },
         ];
       case 'failed': {
-        const { error } = errorBody(event.error).body as { error: { code: string; message: string } };
+        const { error } = errorBody(event.error).body;
         return [{ type: 'error', errorText: `${error.code}: ${error.message}` }];
       }
     }

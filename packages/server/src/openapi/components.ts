@@ -1,11 +1,30 @@
 import { z } from 'zod';
-import { actionSchema, createdSessionSchema, createKnowledgeBaseRequestSchema, createSessionRequestSchema, creditsSchema, documentRequestSchema, documentSchema, endedSessionSchema, envelope, errorBodySchema, formQuestionSchema, formSubmissionRequestSchema, historyItemSchema, identitySchema, deletedSchema, knowledgeBaseDetailSchema, knowledgeBaseSchema, knowledgeSearchRequestSchema, knowledgeSearchResultSchema, listEnvelope, messageReplySchema, metaSchema, paginationSchema, processingReplySchema, productBodySchema, productSchema, ratedSessionSchema, rateSessionRequestSchema, sendMessageRequestSchema, sessionSchema, surfacedFormSchema, upsertedProductsSchema, upsertProductsRequestSchema, widgetConfigSchema, widgetThemeSchema, usageSchema, messageCompletedEventSchema, messageFailedEventSchema, sessionCreatedEventSchema, sessionExpiredEventSchema, sessionRatedEventSchema, sessionHandoffEventSchema, sessionResolvedEventSchema, visitorContextSchema } from '@svc/core/schemas';
+import { actionSchema, createdSessionSchema, createKnowledgeBaseRequestSchema, createSessionRequestSchema, creditsSchema, documentRequestSchema, documentSchema, endedSessionSchema, envelope, errorBodySchema, formQuestionSchema, formSubmissionRequestSchema, historyItemSchema, identitySchema, deletedSchema, knowledgeBaseDetailSchema, knowledgeBaseSchema, knowledgeSearchRequestSchema, knowledgeSearchResultSchema, listEnvelope, messageReplySchema, metaSchema, paginationSchema, processingReplySchema, productBodySchema, productSchema, ratedSessionSchema, rateSessionRequestSchema, sendMessageRequestSchema, sessionSchema, surfacedFormSchema, upsertedProductsSchema, upsertProductsRequestSchema, widgetConfigSchema, widgetThemeSchema, usageSchema, messageCompletedEventSchema, messageFailedEventSchema, sessionCreatedEventSchema, sessionExpiredEventSchema, sessionRatedEventSchema, sessionHandoffEventSchema, sessionResolvedEventSchema, visitorContextSchema, TURN_EVENT, turnEventDataSchemas, type TurnEventName } from '@svc/core/schemas';
 
 type JsonSchema = Record<string, unknown>;
 type Registry = ReturnType<typeof z.registry<{ id: string }>>;
 
 /** `GET /healthz`: not a resource of the spec, so its one schema lives here. */
 export const healthSchema = z.object({ status: z.literal('ok') });
+
+/**
+ * The component holding the data of each turn event. Keyed by the event, so a new event in core's `TURN_EVENT`
+ * fails to compile here until it is documented; the stream docs' `x-events` map is this table.
+ */
+export const TURN_EVENT_COMPONENTS = {
+  [TURN_EVENT.start]: 'StreamStartEvent',
+  [TURN_EVENT.delta]: 'StreamDeltaEvent',
+  [TURN_EVENT.completed]: 'StreamCompletedEvent',
+  [TURN_EVENT.failed]: 'StreamFailedEvent',
+  [TURN_EVENT.handoff]: 'StreamHandoffEvent',
+} as const satisfies Record<TurnEventName, string>;
+
+type TurnEventComponents = { [E in TurnEventName as (typeof TURN_EVENT_COMPONENTS)[E]]: (typeof turnEventDataSchemas)[E] };
+
+/** The turn events' data schemas under their component names, in the order the events come. */
+function turnEventComponents(): TurnEventComponents {
+  return Object.fromEntries(Object.values(TURN_EVENT).map((event) => [TURN_EVENT_COMPONENTS[event], turnEventDataSchemas[event]])) as TurnEventComponents;
+}
 
 /** Request bodies: converted as what the server accepts (zod input). */
 export const REQUEST_SCHEMAS = {
@@ -76,6 +95,9 @@ export const RESPONSE_SCHEMAS = {
   DocumentPage: listEnvelope(documentSchema),
   KnowledgeSearchResponse: envelope(knowledgeSearchResultSchema),
   WidgetConfigResponse: envelope(widgetConfigSchema),
+  // The data of the turn events (response_type "stream"), as core's stream protocol defines them; their fields
+  // refer to MessageReply, Meta and the rest as the components above.
+  ...turnEventComponents(),
 };
 
 export type ComponentName = keyof typeof REQUEST_SCHEMAS | keyof typeof RESPONSE_SCHEMAS;

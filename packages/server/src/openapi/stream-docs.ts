@@ -3,50 +3,19 @@
  * table stays one kind of thing: `response_type: "stream"` answers of the two turn endpoints, and the AI SDK
  * `/chat` endpoint. Applied to the built document by {@link addStreamingDocs}.
  */
+import { TURN_EVENT, type TurnEventName } from '@svc/core/schemas';
+import { TURN_EVENT_COMPONENTS } from './components.js';
 
 type Json = Record<string, unknown>;
 
 const conversation = '/widgets/{widgetId}/conversations/{sessionId}';
 const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
 
-/** The data of each `message.*` event, as JSON Schemas referring to the document's own components. */
-const EVENT_SCHEMAS: Record<string, Json> = {
-  StreamStartEvent: {
-    type: 'object',
-    description: 'Event `message.start`: the turn was accepted; its reply lands in the history under `messageId` even if the client disconnects.',
-    properties: { messageId: { type: 'string' }, sessionId: { type: 'string' } },
-    required: ['messageId', 'sessionId'],
-    additionalProperties: false,
-  },
-  StreamDeltaEvent: {
-    type: 'object',
-    description: 'Event `message.delta` (any number): the next piece of the reply\'s Markdown. The pieces concatenate to `data.content` of `message.completed` (for keys with the default `markdown` reply format).',
-    properties: { text: { type: 'string' } },
-    required: ['text'],
-    additionalProperties: false,
-  },
-  StreamCompletedEvent: {
-    type: 'object',
-    description: 'Event `message.completed` (last): the reply exactly as a sync call returns it, and what the turn cost.',
-    properties: { data: ref('MessageReply'), meta: ref('Meta') },
-    required: ['data', 'meta'],
-    additionalProperties: false,
-  },
-  StreamFailedEvent: {
-    type: 'object',
-    description: 'Event `message.failed` (last): the turn failed after acceptance (e.g. `agent_unavailable`); the visitor\'s message is kept and nothing is billed.',
-    properties: { error: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' }, field: { type: 'string' } }, required: ['code', 'message'] }, meta: ref('Meta') },
-    required: ['error', 'meta'],
-    additionalProperties: false,
-  },
-  StreamHandoffEvent: {
-    type: 'object',
-    description:
-      'Event `message.handoff` (last): no AI reply, because a person has the conversation (the session\'s `handoff` is set); `data` is what a sync call answers then (202, `messageId` null). The person\'s reply comes as `message.created` on the session event stream (`GET …/events`), to the callback URL of the key that created the session, and in the history. Nothing is billed.',
-    properties: { data: ref('ProcessingReply'), meta: ref('Meta') },
-    required: ['data', 'meta'],
-    additionalProperties: false,
-  },
+/**
+ * Schemas the stream docs add by hand. The turn events' data (StreamStartEvent …) are not among them: they are
+ * generated from @svc/core/schemas with the other components (see TURN_EVENT_COMPONENTS).
+ */
+const EXTRA_SCHEMAS: Record<string, Json> = {
   ChatRequest: {
     type: 'object',
     description:
@@ -79,45 +48,38 @@ const EVENT_SCHEMAS: Record<string, Json> = {
 
 const EVENT_STREAM_DESCRIPTION = [
   'With `response_type: "stream"`: `200 text/event-stream`, one JSON `data:` line per event:',
-  '`message.start` `{ messageId, sessionId }`, then `message.delta` `{ text }` (any number), then `message.completed`',
-  '`{ data: <MessageReply>, meta }` or `message.failed` `{ error, meta }` (or, during a handoff to a person, `message.handoff`',
+  `\`${TURN_EVENT.start}\` \`{ messageId, sessionId }\`, then \`${TURN_EVENT.delta}\` \`{ text }\` (any number), then \`${TURN_EVENT.completed}\``,
+  `\`{ data: <MessageReply>, meta }\` or \`${TURN_EVENT.failed}\` \`{ error, meta }\` (or, during a handoff to a person, \`${TURN_EVENT.handoff}\``,
   '`{ data: { messageId: null, status: "processing" }, meta }`); a comment line (`: keep-alive`) every 15 s.',
   'Refusals before the turn is accepted are the ordinary JSON errors below, with their status.',
 ].join(' ');
 
 const EVENT_STREAM_EXAMPLE = [
-  'event: message.start',
+  `event: ${TURN_EVENT.start}`,
   'data: {"messageId":"msg_01JDX6Z8Q0T4V9K3M2N5P7R8S1","sessionId":"sess_4f9c2a"}',
   '',
-  'event: message.delta',
+  `event: ${TURN_EVENT.delta}`,
   'data: {"text":"We ship to Canada in 5-8 business days. "}',
   '',
-  'event: message.completed',
+  `event: ${TURN_EVENT.completed}`,
   'data: {"data":{"messageId":"msg_01JDX6Z8Q0T4V9K3M2N5P7R8S1","content":"We ship to Canada in 5-8 business days. …"},"meta":{"creditsConsumed":1.2}}',
   '',
   '',
 ].join('\n');
 
 function eventStreamContent(): Json {
+  const events = Object.values(TURN_EVENT).map((event: TurnEventName) => [event, ref(TURN_EVENT_COMPONENTS[event])] as const);
   return {
     schema: {
       type: 'string',
       description: EVENT_STREAM_DESCRIPTION,
       // JSON Schema's own word for what a string holds: the data line of each event is one of these.
       // anyOf: the completed and handoff events share their property names (the event name tells them apart).
-      contentSchema: {
-        anyOf: [ref('StreamStartEvent'), ref('StreamDeltaEvent'), ref('StreamCompletedEvent'), ref('StreamFailedEvent'), ref('StreamHandoffEvent')],
-      },
+      contentSchema: { anyOf: events.map(([, schema]) => schema) },
     },
     example: EVENT_STREAM_EXAMPLE,
     // OpenAPI 3.1 cannot type the items of a stream; this maps each event name to the schema of its data.
-    'x-events': {
-      'message.start': ref('StreamStartEvent'),
-      'message.delta': ref('StreamDeltaEvent'),
-      'message.completed': ref('StreamCompletedEvent'),
-      'message.failed': ref('StreamFailedEvent'),
-      'message.handoff': ref('StreamHandoffEvent'),
-    },
+    'x-events': Object.fromEntries(events),
   };
 }
 
@@ -155,12 +117,12 @@ function chatOperation(sendMessage: Json): Json {
 
 /**
  * Adds the streaming answers to the turn endpoints' 200 responses, the `/chat` endpoint (with the errors and
- * parameters of send-message, which it shares), and the event schemas.
+ * parameters of send-message, which it shares), and the schemas written here (the chat request).
  */
 export function addStreamingDocs<D extends Json>(document: D): D {
   const paths = document['paths'] as Record<string, Record<string, Json>>;
   const components = document['components'] as { schemas: Record<string, Json> };
-  Object.assign(components.schemas, EVENT_SCHEMAS);
+  Object.assign(components.schemas, EXTRA_SCHEMAS);
   for (const path of [`${conversation}/messages`, `${conversation}/form-submissions`]) {
     const post = paths[path]?.['post'];
     if (post === undefined) continue;
