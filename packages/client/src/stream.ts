@@ -199,14 +199,14 @@ export function watchActivity(source: ReadableStream<Uint8Array>, idleMs: number
 function toTurnEvent(raw: ServerSentEvent): TurnStreamEvent | null {
   // Unknown events are skipped: a newer server may add some, and an older client must keep working.
   if (!EVENT_TYPES.has(raw.event)) return null;
-  let data: unknown;
+  let data: unknown = null;
   try {
     data = JSON.parse(raw.data);
   } catch {
-    throw new SvcApiError({ status: 200, code: 'invalid_response', message: `The ${raw.event} event carried no JSON: ${raw.data.slice(0, 80)}` });
+    // Not JSON, or JSON that is no object (checked below): the same broken event to the caller.
   }
   if (typeof data !== 'object' || data === null) {
-    throw new SvcApiError({ status: 200, code: 'invalid_response', message: `The ${raw.event} event carried no object` });
+    throw new SvcApiError({ status: 200, code: 'invalid_response', message: `The ${raw.event} event carried no JSON object: ${raw.data.slice(0, 80)}` });
   }
   return { type: raw.event, ...data } as TurnStreamEvent;
 }
