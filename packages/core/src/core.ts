@@ -1,12 +1,11 @@
-import { createAdmin, type Admin } from './admin/admin.js';
+import { adminOperations, type Admin } from './admin/admin.js';
 import { openAccountEvents } from './admin/account-events.js';
 import * as conversations from './admin/conversations.js';
 import * as operators from './admin/operators.js';
-import { systemClock } from './clock.js';
 import type { OperatorRef } from './domain.js';
-import { createEngine, type Engine, type EngineOptions } from './engine/engine.js';
+import type { CoreContext } from './context.js';
+import { createEngine, engineContext, type Engine, type EngineOptions } from './engine/engine.js';
 import { followEventLog, type FollowOptions, type StreamedEvent } from './engine/event-log.js';
-import { defaultIds } from './ids.js';
 import type { Principal } from './domain.js';
 import type { SessionView } from './schemas/session.js';
 import type { ConsoleSession, Operator } from './store/operator-store.js';
@@ -23,14 +22,14 @@ import type { ConsoleSession, Operator } from './store/operator-store.js';
  * const { data } = await core.api.createSession(principal, 'wgt_…', { visitorId: 'v1' });
  */
 export function createCore(options: CoreOptions): Core {
-  const clock = options.clock ?? systemClock;
-  const ids = options.ids ?? defaultIds;
-  const engine = createEngine(options);
-  const ports = { store: options.store, clock, ids, formatReply: options.formatReply, onWork: options.onWork };
-  const operatorContext = () => ({ store: options.store, clock, ids, passwords: passwordsOf(options) });
-  const follow = { store: options.store, pollMs: options.eventPollMs ?? 5_000, logger: options.logger };
+  // The one context every operation below works with (context.ts).
+  const ctx: CoreContext = { ...engineContext(options), urlProblem: options.urlProblem, passwords: options.passwords };
+  const engine = createEngine(options, ctx);
+  const ports = ctx;
+  const operatorContext = () => ({ ...ctx, passwords: passwordsOf(ctx) });
+  const follow = { store: ctx.store, pollMs: options.eventPollMs ?? 5_000, logger: ctx.logger };
   const admin: AdminApi = {
-    ...createAdmin({ store: options.store, clock, ids, urlProblem: options.urlProblem }),
+    ...adminOperations(ctx),
     createOperator: (accountId, input) => operators.createOperator(operatorContext(), accountId, input),
     listOperators: (accountId) => operators.listOperators(ports, accountId),
     signIn: (input, client) => operators.signIn(operatorContext(), input, client),
@@ -66,9 +65,9 @@ export function createCore(options: CoreOptions): Core {
   };
 }
 
-function passwordsOf(options: CoreOptions): operators.PasswordHasher {
-  if (!options.passwords) throw new Error('createCore: operator sign-in and passwords need the `passwords` option (a PasswordHasher).');
-  return options.passwords;
+function passwordsOf(ctx: CoreContext): operators.PasswordHasher {
+  if (!ctx.passwords) throw new Error('createCore: operator sign-in and passwords need the `passwords` option (a PasswordHasher).');
+  return ctx.passwords;
 }
 
 export interface CoreOptions extends EngineOptions {

@@ -75,12 +75,11 @@ export interface Admin {
  * await admin.setWidgetTheme(account.id, 'wgt_…', { primaryColor: '#0f766e' }); // another account's widget: 404
  */
 export function createAdmin(options: AdminOptions): Admin {
-  const ctx: AdminContext = {
-    store: options.store,
-    clock: options.clock ?? systemClock,
-    ids: options.ids ?? defaultIds,
-    urlProblem: options.urlProblem,
-  };
+  return adminOperations({ store: options.store, clock: options.clock ?? systemClock, ids: options.ids ?? defaultIds, urlProblem: options.urlProblem });
+}
+
+/** The operator operations on a context (the core's one context, or the part of it they read). */
+export function adminOperations(ctx: AdminContext): Admin {
   return {
     createAccount: (input) => accounts.createAccount(ctx, input),
     setCredits: (accountId, balance) => accounts.setCredits(ctx, accountId, balance),

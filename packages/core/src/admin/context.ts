@@ -1,19 +1,8 @@
-import type { Clock } from '../clock.js';
+import type { AdminContext } from '../context.js';
 import { SvcError, type ErrorCode } from '../errors.js';
-import type { Ids } from '../ids.js';
-import type { Store } from '../store/store.js';
 
-/** What every operator operation works with: the ports, and the address policy of the process running it. */
-export interface AdminContext {
-  store: Store;
-  clock: Clock;
-  ids: Ids;
-  /**
-   * Why a URL may not receive deliveries (scheme, credentials, a refused address), or null when it may. The
-   * server's policy (it knows whether private callbacks are allowed); core knows no network.
-   */
-  urlProblem: (url: URL) => string | null;
-}
+/** What every operator operation works with: a view of the core's one context (context.ts). */
+export type { AdminContext } from '../context.js';
 
 /**
  * Whoever runs `svc` on the database administers every account; operators of the console and holders of an

@@ -1,9 +1,7 @@
 import { z } from 'zod';
-import type { Clock } from '../clock.js';
 import type { Credits } from '../credits.js';
 import type { MessageAuthor, OperatorRef, Product, ReplyFormat, Session, StoredMessage, SurfacedForm } from '../domain.js';
 import { SvcError } from '../errors.js';
-import type { Ids } from '../ids.js';
 import { fromBase64url, base64url } from '../cursor.js';
 import { applyExpiry, touch } from '../session-machine.js';
 import { contentSchema } from '../schemas/message.js';
@@ -16,23 +14,10 @@ import { replyView, sessionView } from '../engine/views.js';
 import type { Delivery } from '../store/turn-job-store.js';
 import type { SessionEvent } from '../store/session-event-store.js';
 import { EVENT_ID_PATTERN } from '../store/session-event-store.js';
-import type { Store, StoreOps } from '../store/store.js';
-import type { ReplyFormatter } from '../engine/context.js';
+import type { StoreOps } from '../store/store.js';
 
-/**
- * Operators' work on conversations (DESIGN.md sections 6 and 10): list and read them, take over a
- * handoff, reply as a person, release the session back to the AI, resolve it. The CLI and the admin API translate;
- * every operation is scoped to one account and answers 404 for a session of another.
- */
-export interface ConversationPorts {
-  store: Store;
-  clock: Clock;
-  ids: Ids;
-  /** Markdown → a key's reply format, for operator replies delivered to a callback URL. Default: Markdown as is. */
-  formatReply?: ReplyFormatter | undefined;
-  /** Told when a delivery row was written, to wake this process's delivery worker. */
-  onWork?: ((kind: 'delivery') => void) | undefined;
-}
+export type { ConversationPorts } from '../context.js';
+import type { ConversationPorts } from '../context.js';
 
 export const conversationFiltersSchema = z.strictObject({
   widgetId: z.string().min(1).max(100).optional(),

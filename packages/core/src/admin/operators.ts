@@ -1,6 +1,5 @@
-import type { Clock } from '../clock.js';
 import { SvcError } from '../errors.js';
-import { randomBase62, type Ids } from '../ids.js';
+import { randomBase62 } from '../ids.js';
 import {
   changePasswordRequestSchema,
   createOperatorRequestSchema,
@@ -11,7 +10,6 @@ import {
 import { parseInput } from '../schemas/validate.js';
 import { sha256Hex } from '../signing.js';
 import type { ConsoleSession, Operator } from '../store/operator-store.js';
-import type { Store } from '../store/store.js';
 
 /**
  * Operators and their console sessions (DESIGN.md section 10): creating operators, signing in (throttled, the same
@@ -30,12 +28,8 @@ export interface PasswordHasher {
   verify(password: string, encoded: string): Promise<boolean>;
 }
 
-export interface OperatorContext {
-  store: Store;
-  clock: Clock;
-  ids: Ids;
-  passwords: PasswordHasher;
-}
+export type { OperatorContext } from '../context.js';
+import type { OperatorContext } from '../context.js';
 
 /** Sign-in throttle (DESIGN.md section 10): failures per email and per client address in fixed 15-minute windows. */
 export const LOGIN_THROTTLE = { perEmail: 5, perAddress: 20, windowMs: 15 * 60_000 } as const;

@@ -3,7 +3,7 @@ import { SvcError } from '../errors.js';
 import { applyExpiry } from '../session-machine.js';
 import { recordExpiry } from './lifecycle.js';
 import type { StoreOps } from '../store/store.js';
-import type { EngineContext } from './context.js';
+import type { EngineContext } from '../context.js';
 
 export function requireScope(principal: Principal, scope: Scope): void {
   if (!principal.scopes.includes(scope)) {

@@ -1,7 +1,7 @@
 import { totalCredits, type Credits } from '../credits.js';
 import type { LedgerEntry } from '../domain.js';
 import type { StoreOps } from '../store/store.js';
-import type { EngineContext } from './context.js';
+import type { EngineContext } from '../context.js';
 
 export interface Charge {
   accountId: string;

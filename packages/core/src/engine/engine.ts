@@ -5,7 +5,8 @@ import { createCursorCodec } from '../cursor.js';
 import type { Principal } from '../domain.js';
 import { defaultIds, type Ids } from '../ids.js';
 import type { Store } from '../store/store.js';
-import type { EngineContext, EngineLogger, EngineResult, PageResult, ReplyFormatter } from './context.js';
+import type { EngineLogger, EngineResult, PageResult, ReplyFormatter } from './context.js';
+import type { EngineContext } from '../context.js';
 import { listMessages, listProducts, type ListQueryInput } from './lists.js';
 import { sendMessage, submitForm, type TurnCallOptions, type TurnResult } from './messages.js';
 import { createSession, endSession, getSession, rateSession } from './sessions.js';
@@ -122,21 +123,7 @@ export interface Engine {
  * const engine = createEngine({ store: createMemoryStore(), agent, cursorSecret: 'a-long-random-secret' });
  * const { status, data } = await engine.createSession(principal, 'wgt_…', { visitorId: 'v1' });
  */
-export function createEngine(options: EngineOptions): Engine {
-  const ctx: EngineContext = {
-    store: options.store,
-    agent: options.agent,
-    clock: options.clock ?? systemClock,
-    ids: options.ids ?? defaultIds,
-    pricing: { ...DEFAULT_PRICING, ...options.pricing },
-    cursors: createCursorCodec(options.cursorSecret),
-    syncTimeoutMs: options.syncTimeoutMs ?? 25_000,
-    agentTimeoutMs: options.agentTimeoutMs ?? 120_000,
-    historyWindow: options.historyWindow ?? 20,
-    logger: options.logger ?? { error: (message, details) => console.error(message, details) },
-    formatReply: options.formatReply ?? ((markdown) => markdown),
-    ...(options.onWork ? { onWork: options.onWork } : {}),
-  };
+export function createEngine(options: EngineOptions, ctx: EngineContext = engineContext(options)): Engine {
   // Made on first use: the runner listens to the store and polls, which a core used only for operator work (the
   // command line, seeding) must not start.
   let started: TurnRunner | undefined;
@@ -177,5 +164,23 @@ export function createEngine(options: EngineOptions): Engine {
       listDocuments: (p, kb, query) => knowledge.listDocuments(ctx, p, kb, query),
       search: (p, kb, body) => knowledge.searchKnowledge(ctx, p, kb, body),
     },
+  };
+}
+
+/** The settings of `options` resolved, defaults applied: the engine's part of the core's one context. */
+export function engineContext(options: EngineOptions): EngineContext {
+  return {
+    store: options.store,
+    agent: options.agent,
+    clock: options.clock ?? systemClock,
+    ids: options.ids ?? defaultIds,
+    pricing: { ...DEFAULT_PRICING, ...options.pricing },
+    cursors: createCursorCodec(options.cursorSecret),
+    syncTimeoutMs: options.syncTimeoutMs ?? 25_000,
+    agentTimeoutMs: options.agentTimeoutMs ?? 120_000,
+    historyWindow: options.historyWindow ?? 20,
+    logger: options.logger ?? { error: (message, details) => console.error(message, details) },
+    formatReply: options.formatReply ?? ((markdown) => markdown),
+    ...(options.onWork ? { onWork: options.onWork } : {}),
   };
 }

@@ -21,7 +21,8 @@ import { listQuerySchema } from '../schemas/message.js';
 import { parseInput } from '../schemas/validate.js';
 import { requireAnyScope, requireCredits, requireScope } from './access.js';
 import { charge } from './billing.js';
-import type { EngineContext, EngineResult, PageResult } from './context.js';
+import type { EngineResult, PageResult } from './context.js';
+import type { EngineContext } from '../context.js';
 import type { ListQueryInput } from './lists.js';
 
 /**

@@ -6,7 +6,8 @@ import type { ProductInput } from '../schemas/product.js';
 import { parseInput } from '../schemas/validate.js';
 import { loadSession, loadWidget, requireAnyScope, requireCredits, requireScope } from './access.js';
 import { charge } from './billing.js';
-import type { EngineContext, PageResult } from './context.js';
+import type { PageResult } from './context.js';
+import type { EngineContext } from '../context.js';
 import { historyItemView } from './views.js';
 
 export type ListQueryInput = Record<string, string | undefined>;

@@ -6,7 +6,8 @@ import { sendMessageRequestSchema, type MessageReply, type ProcessingReply } fro
 import type { ResponseType } from '../schemas/response-type.js';
 import { parseInput } from '../schemas/validate.js';
 import { loadWidget, requireScope } from './access.js';
-import type { EngineContext, EngineResult } from './context.js';
+import type { EngineResult } from './context.js';
+import type { EngineContext } from '../context.js';
 import type { TurnObserver } from './observer.js';
 import { safeObserver } from './observer.js';
 import { acceptTurn, type TurnRequest } from './turns/accept.js';

@@ -4,7 +4,7 @@ import { SESSION_EVENT } from '../event-stream.js';
 import type { StoreOps } from '../store/store.js';
 import { EVENT_ID_PATTERN, type SessionEvent } from '../store/session-event-store.js';
 import { loadSession, loadWidget, requireScope } from './access.js';
-import type { EngineContext } from './context.js';
+import type { EngineContext } from '../context.js';
 import { historyItemView } from './views.js';
 
 /**

@@ -13,7 +13,8 @@ import {
 import { applyExpiry, assertResumable, end, rate, touch } from '../session-machine.js';
 import { assertIdentityMatches, isVisibleTo, loadSession, loadWidget, requireCredits, requireScope } from './access.js';
 import { charge } from './billing.js';
-import type { EngineContext, EngineResult } from './context.js';
+import type { EngineResult } from './context.js';
+import type { EngineContext } from '../context.js';
 import { createdSessionView, sessionView } from './views.js';
 import { recordExpiry, wakeDeliveries, writeLifecycleEvent } from './lifecycle.js';
 import type { Delivery } from '../store/turn-job-store.js';

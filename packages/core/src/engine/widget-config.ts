@@ -1,7 +1,8 @@
 import type { Principal } from '../domain.js';
 import { SvcError } from '../errors.js';
 import type { WidgetConfig } from '../schemas/widget.js';
-import type { EngineContext, EngineResult } from './context.js';
+import type { EngineResult } from './context.js';
+import type { EngineContext } from '../context.js';
 
 /**
  * GET /widget/config (DESIGN.md section 7): what the embedded widget learns from its public key. A server key has

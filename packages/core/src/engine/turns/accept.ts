@@ -5,7 +5,7 @@ import { assertAcceptsMessages, touch } from '../../session-machine.js';
 import type { TurnJob, TurnMode } from '../../store/turn-job-store.js';
 import type { StoreOps } from '../../store/store.js';
 import { assertCredits, checkSession } from '../access.js';
-import type { EngineContext } from '../context.js';
+import type { EngineContext } from '../../context.js';
 import { turnContext, visitorMessage, type StartedTurn } from './run.js';
 
 /** DESIGN.md section 4: a repeat within 24 h replays the first response, runs nothing twice, bills once. */

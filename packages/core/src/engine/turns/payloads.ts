@@ -1,7 +1,7 @@
 import type { SvcError } from '../../errors.js';
 import type { MessageReply } from '../../schemas/message.js';
 import { pendingDelivery, type CallbackEventName, type Delivery, type TurnJob } from '../../store/turn-job-store.js';
-import type { EngineContext } from '../context.js';
+import type { EngineContext } from '../../context.js';
 
 /** Who a delivery is for: the key whose callback URL and secret apply, and the conversation it is about. */
 export type DeliveryTarget = Pick<TurnJob, 'accountId' | 'keyId' | 'widgetId' | 'sessionId'>;

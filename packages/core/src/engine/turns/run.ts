@@ -5,7 +5,7 @@ import { ERROR_STATUS, SvcError, isSvcError, type ErrorCode } from '../../errors
 import type { Delivery, TurnCommit, TurnJob } from '../../store/turn-job-store.js';
 import type { StoreOps } from '../../store/store.js';
 import { ledgerEntry } from '../billing.js';
-import type { EngineContext } from '../context.js';
+import type { EngineContext } from '../../context.js';
 import { replyView } from '../views.js';
 import { wakeDeliveries, writeLifecycleEvent } from '../lifecycle.js';
 import { completedPayload, delivery, failedPayload } from './payloads.js';

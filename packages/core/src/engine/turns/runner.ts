@@ -1,5 +1,5 @@
 import type { StoreSignal, TurnJob } from '../../store/turn-job-store.js';
-import type { EngineContext } from '../context.js';
+import type { EngineContext } from '../../context.js';
 import { LeaseLostError, runTurnJob, storedOutcome, type StartedTurn, type TurnOutcome, type TurnSetting } from './run.js';
 
 export interface TurnRunnerOptions {
