@@ -7,8 +7,8 @@
  *            server             widget
  *                              console
  *
- * The allowed arrows form a DAG, so a cycle between packages is an arrow these rules refuse. `examples/` and
- * `e2e/` sit on top: they may use any package, and no package may use them.
+ * The allowed arrows form a DAG, so a cycle between packages is an arrow these rules refuse. `examples/`, `eval/`
+ * and `e2e/` sit on top: they may use any package, and no package may use them.
  */
 const BELOW = {
   core: [],
@@ -97,9 +97,9 @@ module.exports = {
     {
       name: 'no-upward-to-apps',
       severity: 'error',
-      comment: 'Packages never import the examples or the end-to-end tests.',
+      comment: 'Packages never import the examples, the evaluation or the end-to-end tests.',
       from: { path: '^packages/' },
-      to: { path: '^(examples|e2e)/' },
+      to: { path: '^(examples|eval|e2e)/' },
     },
   ],
   options: {

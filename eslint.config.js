@@ -52,7 +52,7 @@ function boundaries(pkg, { tests }) {
 
 export default tseslint.config(
   {
-    // What is linted: packages/*/{src,test,bench}, examples, e2e, packaging and scripts (.ts, .tsx, .mjs).
+    // What is linted: packages/*/{src,test,bench}, examples, eval, e2e, packaging and scripts (.ts, .tsx, .mjs).
     ignores: [
       '**/node_modules/',
       '**/dist/',
@@ -96,8 +96,8 @@ export default tseslint.config(
     { files: TESTS.map((glob) => (glob.startsWith('packages/') ? glob.replace('packages/*/', `packages/${pkg}/`) : `packages/${pkg}/${glob}`)), rules: boundaries(pkg, { tests: true }) },
   ]),
   {
-    // The examples, the end-to-end tests, packaging and scripts use the packages as their users do.
-    files: [`{examples,e2e,packaging,scripts}/${CODE}`],
+    // The examples, the evaluation, the end-to-end tests, packaging and scripts use the packages as their users do.
+    files: [`{examples,eval,e2e,packaging,scripts}/${CODE}`],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -1,0 +1,322 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLocalAgent } from '@svc/agents';
+import { createCore, createMemoryStore, defaultIds, randomBase62, type ApiKey, type Core, type Ids, type Principal, type Store } from '@svc/core';
+import { createPgliteStore } from '@svc/store-postgres';
+import { createAttributor, type AttributableEntry } from './attribution.js';
+import { createBm25Index } from './bm25.js';
+import type { Dataset, FaqEntry, LabelledQuery } from './dataset.js';
+
+export type StoreKind = 'pglite' | 'memory';
+export const STORE_KINDS: readonly StoreKind[] = ['pglite', 'memory'];
+
+export interface EvaluationOptions {
+  dataset: Dataset;
+  store: StoreKind;
+  /** Only the first `limit` queries, in file order (a quick run); all of them by default. */
+  limit?: number | undefined;
+  /** Also return one record per query. */
+  details?: boolean | undefined;
+}
+
+/** How many of `total`, and which share of it (0 when `total` is 0). */
+export interface Rate {
+  count: number;
+  share: number;
+}
+
+export interface SearchFigures {
+  top1: Rate;
+  top3: Rate;
+}
+
+export type Verdict = 'right' | 'wrong' | 'unanswered';
+
+export interface QueryOutcome {
+  query: string;
+  /** The labelled entry, or null when the FAQ does not answer the query. */
+  expected: string | null;
+  /** 1-based rank of the labelled entry among the documents search returned (null: not returned, or unanswerable). */
+  serviceRank: number | null;
+  bm25Rank: number | null;
+  /** The entry the reply used, or null when it offered none. */
+  cited: string | null;
+  verdict: Verdict;
+}
+
+export interface EvaluationReport {
+  dataset: string;
+  store: StoreKind;
+  entries: number;
+  /** FAQ questions longer than a document title may be, stored shortened (see {@link documentTitle}). */
+  shortenedTitles: number;
+  queries: { total: number; answerable: number; unanswerable: number };
+  /** Over the answerable queries: is the labelled entry ranked first, or among the first three? */
+  search: {
+    service: SearchFigures;
+    bm25: SearchFigures;
+    /** Service top-1 share over BM25 top-1 share; null when BM25 placed nothing first. */
+    top1Ratio: number | null;
+  };
+  replies: {
+    answerable: { total: number; right: Rate; wrong: Rate; unanswered: Rate };
+    /** "Unanswered" is the right reply here; "wrong" cites some entry anyway. */
+    unanswerable: { total: number; unanswered: Rate; wrong: Rate };
+  };
+  /** Wall-clock milliseconds; the only figure that differs between two runs. */
+  timing: { setupMs: number; searchMs: number; repliesMs: number; totalMs: number };
+  /** With `details`: every query's outcome, in file order. */
+  outcomes?: QueryOutcome[];
+}
+
+/** The service's document title limit (the knowledge file's and the document endpoint's schema). */
+export const MAX_TITLE_CHARS = 300;
+/** Passages asked of search per query: the schema's maximum, so that three distinct documents come back even when an answer spans several passages. */
+const SEARCH_LIMIT = 20;
+/** The language the widget and its visitors speak: the widget's default, and the session's. */
+const LANGUAGE = 'en';
+
+/**
+ * The title a question is stored under: the question itself, or when longer than the service allows, its whole
+ * sentences that fit (else its words that fit, then "…").
+ */
+export function documentTitle(question: string): string {
+  if (question.length <= MAX_TITLE_CHARS) return question;
+  const head = question.slice(0, MAX_TITLE_CHARS);
+  const sentenceEnd = Math.max(head.lastIndexOf('? '), head.lastIndexOf('. '), head.lastIndexOf('! '));
+  if (sentenceEnd > 0) return head.slice(0, sentenceEnd + 1);
+  return `${head.slice(0, head.lastIndexOf(' ', MAX_TITLE_CHARS - 1)).trimEnd()}…`;
+}
+
+/**
+ * Runs the evaluation on a fresh store: the FAQ imported as one knowledge base, each query searched with the
+ * service's own search and plain BM25, then asked as a visitor's message in a session of its own. Deterministic:
+ * the same dataset and store give the same figures (timing aside).
+ */
+export async function runEvaluation(options: EvaluationOptions): Promise<EvaluationReport> {
+  const started = performance.now();
+  const queries = options.limit === undefined ? options.dataset.queries : options.dataset.queries.slice(0, options.limit);
+  const opened = await openStore(options.store);
+  try {
+    const service = await setUpService(opened.store, options.dataset.faq);
+    try {
+      const setupDone = performance.now();
+      const searched = await rankAll({ service, faq: options.dataset.faq, queries });
+      const searchDone = performance.now();
+      const cited = await replyAll({ service, entries: service.entries, queries });
+      const repliesDone = performance.now();
+      const outcomes = queries.map((labelled, i): QueryOutcome => {
+        const citedEntry = cited[i] ?? null;
+        return {
+          query: labelled.query,
+          expected: labelled.entryId,
+          serviceRank: searched.service[i] ?? null,
+          bm25Rank: searched.bm25[i] ?? null,
+          cited: citedEntry,
+          verdict: verdictOf(labelled.entryId, citedEntry),
+        };
+      });
+      return {
+        ...summarise({ dataset: options.dataset, store: options.store, outcomes }),
+        shortenedTitles: service.entries.filter((entry, i) => entry.title !== options.dataset.faq[i]?.question).length,
+        timing: {
+          setupMs: Math.round(setupDone - started),
+          searchMs: Math.round(searchDone - setupDone),
+          repliesMs: Math.round(repliesDone - searchDone),
+          totalMs: Math.round(performance.now() - started),
+        },
+        ...(options.details ? { outcomes } : {}),
+      };
+    } finally {
+      await service.core.work.close();
+    }
+  } finally {
+    await opened.close();
+  }
+}
+
+function verdictOf(expected: string | null, cited: string | null): Verdict {
+  if (cited === null) return 'unanswered';
+  return cited === expected ? 'right' : 'wrong';
+}
+
+interface OpenedStore {
+  store: Store;
+  close(): Promise<void>;
+}
+
+/** PGlite in a temporary directory (as the server runs without DATABASE_URL), removed afterwards; or the memory store. */
+async function openStore(kind: StoreKind): Promise<OpenedStore> {
+  if (kind === 'memory') {
+    const store = createMemoryStore();
+    return { store, close: () => store.close() };
+  }
+  const dataDir = await mkdtemp(join(tmpdir(), 'svc-eval-'));
+  try {
+    const store = await createPgliteStore({ dataDir });
+    return {
+      store,
+      async close() {
+        try {
+          await store.close();
+        } finally {
+          await rm(dataDir, { recursive: true, force: true });
+        }
+      },
+    };
+  } catch (error) {
+    await rm(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+interface Service {
+  core: Core;
+  knowledgeBaseId: string;
+  widgetId: string;
+  /** A server key's principal: writes and searches the knowledge base. */
+  server: Principal;
+  /** The widget's public key's principal: chats as a visitor on the widget does. */
+  visitor: Principal;
+  /** The document of each FAQ entry (same order as the FAQ). */
+  entries: Array<AttributableEntry & { documentId: string }>;
+}
+
+/**
+ * Ids that count up instead of being random. Search breaks equal ranks by document id (PostgreSQL orders by rank,
+ * then document id), so random ids would let the order of tied documents, and with it the figures, change from run
+ * to run; counting ids keep ties in FAQ order. Message ids keep their time-ordered form.
+ */
+function countingIds(): Ids {
+  let next = 0;
+  return {
+    random: (prefix) => `${prefix}_${String(++next).padStart(22, '0')}`,
+    sortable: (prefix, at) => defaultIds.sortable(prefix, at),
+  };
+}
+
+/** A principal as the server's API key check makes it from a key record (packages/server/src/http/auth.ts). */
+function principalOf(key: ApiKey): Principal {
+  return {
+    accountId: key.accountId,
+    keyId: key.id,
+    kind: key.kind,
+    scopes: key.scopes,
+    callbackUrl: key.callbackUrl,
+    replyFormat: key.replyFormat,
+    widgetId: key.widgetId,
+    identity: null,
+  };
+}
+
+/**
+ * The core as the server wires it for a widget (packages/server/src/runtime.ts): the store, the offline local agent
+ * reading that store's knowledge bases. No callbacks or webhooks are configured, so no URL is ever delivered to.
+ * Then an account, the FAQ as one knowledge base of documents, a widget answering from it, and the keys.
+ */
+async function setUpService(store: Store, faq: readonly FaqEntry[]): Promise<Service> {
+  const core = createCore({
+    store,
+    agent: createLocalAgent({ knowledge: store }),
+    cursorSecret: randomBase62(43),
+    ids: countingIds(),
+    urlProblem: () => 'the evaluation delivers nothing',
+  });
+  const account = await core.admin.createAccount({ name: 'Answer quality evaluation', credits: 1_000_000 });
+  const serverKey = await core.admin.createApiKey({ accountId: account.id, name: 'eval', scopes: ['knowledge:read', 'knowledge:write'] });
+  const server = principalOf(serverKey.apiKey);
+  const { data: knowledgeBase } = await core.api.knowledge.create(server, { name: 'FAQ' });
+  const entries: Service['entries'] = [];
+  for (const entry of faq) {
+    const title = documentTitle(entry.question);
+    const { data: document } = await core.api.knowledge.addDocument(server, knowledgeBase.id, { title, content: entry.answer });
+    entries.push({ id: entry.id, title, answer: entry.answer, documentId: document.id });
+  }
+  const widget = await core.admin.createWidget({ accountId: account.id, name: 'FAQ', language: LANGUAGE, knowledgeBaseIds: [knowledgeBase.id] });
+  const publicKey = await core.admin.createPublicKey(account.id, { widgetId: widget.id, origins: ['https://eval.example'] });
+  return { core, knowledgeBaseId: knowledgeBase.id, widgetId: widget.id, server, visitor: principalOf(publicKey.apiKey), entries };
+}
+
+/** 1-based rank of `wanted` in `ranked`, or null. */
+function rankOf(ranked: readonly string[], wanted: string): number | null {
+  const index = ranked.indexOf(wanted);
+  return index === -1 ? null : index + 1;
+}
+
+/** Each answerable query's labelled entry's rank, by the service's search and by BM25; null for unanswerable ones. */
+async function rankAll(input: {
+  service: Service;
+  faq: readonly FaqEntry[];
+  queries: readonly LabelledQuery[];
+}): Promise<{ service: Array<number | null>; bm25: Array<number | null> }> {
+  const { service, faq, queries } = input;
+  const entryOfDocument = new Map(service.entries.map((entry) => [entry.documentId, entry.id]));
+  const bm25 = createBm25Index(faq.map((entry) => `${entry.question}\n${entry.answer}`));
+  const serviceRanks: Array<number | null> = [];
+  const bm25Ranks: Array<number | null> = [];
+  for (const { query, entryId } of queries) {
+    if (entryId === null) {
+      serviceRanks.push(null);
+      bm25Ranks.push(null);
+      continue;
+    }
+    const { data } = await service.core.api.knowledge.search(service.server, service.knowledgeBaseId, { query, language: LANGUAGE, limit: SEARCH_LIMIT });
+    // Passages, best first; a document split into several passages counts once, at its best one.
+    const documents = [...new Set(data.passages.map((passage) => entryOfDocument.get(passage.documentId) ?? passage.documentId))];
+    serviceRanks.push(rankOf(documents, entryId));
+    bm25Ranks.push(rankOf(bm25.search(query).map((hit) => faq[hit.index]!.id), entryId));
+  }
+  return { service: serviceRanks, bm25: bm25Ranks };
+}
+
+/** Each query sent as the first message of a new visitor session (sync, as a widget without streaming): the entry its reply used. */
+async function replyAll(input: { service: Service; entries: readonly AttributableEntry[]; queries: readonly LabelledQuery[] }): Promise<Array<string | null>> {
+  const { core, visitor, widgetId } = input.service;
+  const attributor = createAttributor(input.entries);
+  const cited: Array<string | null> = [];
+  for (const [i, { query }] of input.queries.entries()) {
+    const { data: session } = await core.api.createSession(visitor, widgetId, { visitorId: `eval-visitor-${i + 1}`, language: LANGUAGE });
+    const turn = await core.api.sendMessage(visitor, widgetId, session.sessionId, { content: query });
+    if (!('content' in turn.data)) throw new Error(`No reply within the sync wait for query ${i + 1} (${JSON.stringify(query)}).`);
+    cited.push(attributor.attribute(turn.data.content).entryId);
+  }
+  return cited;
+}
+
+const rate = (count: number, total: number): Rate => ({ count, share: total === 0 ? 0 : count / total });
+
+function searchFigures(ranks: ReadonlyArray<number | null>): SearchFigures {
+  return {
+    top1: rate(ranks.filter((rank) => rank === 1).length, ranks.length),
+    top3: rate(ranks.filter((rank) => rank !== null && rank <= 3).length, ranks.length),
+  };
+}
+
+function summarise(input: { dataset: Dataset; store: StoreKind; outcomes: readonly QueryOutcome[] }): Omit<EvaluationReport, 'timing' | 'outcomes' | 'shortenedTitles'> {
+  const answerable = input.outcomes.filter((outcome) => outcome.expected !== null);
+  const unanswerable = input.outcomes.filter((outcome) => outcome.expected === null);
+  const count = (outcomes: readonly QueryOutcome[], verdict: Verdict): number => outcomes.filter((outcome) => outcome.verdict === verdict).length;
+  const service = searchFigures(answerable.map((outcome) => outcome.serviceRank));
+  const bm25 = searchFigures(answerable.map((outcome) => outcome.bm25Rank));
+  return {
+    dataset: input.dataset.name,
+    store: input.store,
+    entries: input.dataset.faq.length,
+    queries: { total: input.outcomes.length, answerable: answerable.length, unanswerable: unanswerable.length },
+    search: { service, bm25, top1Ratio: bm25.top1.share === 0 ? null : service.top1.share / bm25.top1.share },
+    replies: {
+      answerable: {
+        total: answerable.length,
+        right: rate(count(answerable, 'right'), answerable.length),
+        wrong: rate(count(answerable, 'wrong'), answerable.length),
+        unanswered: rate(count(answerable, 'unanswered'), answerable.length),
+      },
+      unanswerable: {
+        total: unanswerable.length,
+        unanswered: rate(count(unanswerable, 'unanswered'), unanswerable.length),
+        wrong: rate(count(unanswerable, 'wrong'), unanswerable.length),
+      },
+    },
+  };
+}
