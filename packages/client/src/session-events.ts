@@ -1,4 +1,4 @@
-import { readEventStream, SESSION_EVENT } from '@svc/core/event-stream';
+import { MESSAGE_CREATED, readEventStream, SESSION_UPDATED, type SESSION_EVENT } from '@svc/core/event-stream';
 import type { SessionStreamEvent as WireSessionStreamEvent } from '@svc/core/schemas';
 import { SvcApiError } from './errors.js';
 import { sessionPath } from './paths.js';
@@ -50,7 +50,7 @@ export interface SessionEventsSettings {
   headers: Record<string, string>;
 }
 
-const TYPES = new Set<string>(Object.values(SESSION_EVENT));
+const TYPES = new Set<string>([MESSAGE_CREATED, SESSION_UPDATED]);
 const MAX_DELAY_MS = 30_000;
 
 /** Refusals that reconnecting cannot cure (a wrong key, an unknown session): thrown to the caller. */

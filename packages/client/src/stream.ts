@@ -1,5 +1,5 @@
 import { SvcApiError } from './errors.js';
-import { readEventStream, TURN_EVENT, type ServerSentEvent } from '@svc/core/event-stream';
+import { MESSAGE_COMPLETED, MESSAGE_DELTA, MESSAGE_FAILED, MESSAGE_HANDOFF, MESSAGE_START, readEventStream, type ServerSentEvent, type TURN_EVENT } from '@svc/core/event-stream';
 import type { TurnStreamEvent as WireTurnStreamEvent } from '@svc/core/schemas';
 import { sessionPath } from './paths.js';
 import { readResponse } from './response.js';
@@ -63,7 +63,7 @@ export interface StreamingOptions {
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 45_000;
 
-const EVENT_TYPES = new Set<string>(Object.values(TURN_EVENT));
+const EVENT_TYPES = new Set<string>([MESSAGE_START, MESSAGE_DELTA, MESSAGE_COMPLETED, MESSAGE_FAILED, MESSAGE_HANDOFF]);
 
 /** Starts a streaming turn at `path`; see `messages.stream`. */
 export type StartStream = (target: { path: string; sessionId: string }, body: object, options: StreamOptions | undefined) => Promise<TurnStream>;
@@ -143,7 +143,7 @@ async function* turnEvents(input: EventsInput): AsyncGenerator<TurnStreamEvent, 
       if (event === null) continue;
       yield event;
       // Start, deltas, then one outcome (completed, failed or handoff): anything past the first two ends the turn.
-      if (event.type !== TURN_EVENT.start && event.type !== TURN_EVENT.delta) {
+      if (event.type !== MESSAGE_START && event.type !== MESSAGE_DELTA) {
         finished = true;
         return;
       }
@@ -216,9 +216,9 @@ function replayedStream(input: { data: MessageReply; meta: Meta; sessionId: stri
   return {
     requestId,
     async *[Symbol.asyncIterator]() {
-      yield { type: TURN_EVENT.start, messageId: data.messageId, sessionId } satisfies MessageStartEvent;
-      if (data.content !== '') yield { type: TURN_EVENT.delta, text: data.content } satisfies MessageDeltaEvent;
-      yield { type: TURN_EVENT.completed, data, meta } satisfies MessageCompletedEvent;
+      yield { type: MESSAGE_START, messageId: data.messageId, sessionId } satisfies MessageStartEvent;
+      if (data.content !== '') yield { type: MESSAGE_DELTA, text: data.content } satisfies MessageDeltaEvent;
+      yield { type: MESSAGE_COMPLETED, data, meta } satisfies MessageCompletedEvent;
     },
   };
 }

@@ -85,19 +85,29 @@ function lineEnd(buffer: string, done: boolean): { index: number; length: number
   return null;
 }
 
+// Each name once, as a plain constant: a bundler inlines these where they are read (rolldown's `inlineConst`), so a
+// reader that must stay small ships the strings it compares and no object of names.
+export const MESSAGE_START = 'message.start';
+export const MESSAGE_DELTA = 'message.delta';
+export const MESSAGE_COMPLETED = 'message.completed';
+export const MESSAGE_FAILED = 'message.failed';
+export const MESSAGE_HANDOFF = 'message.handoff';
+export const MESSAGE_CREATED = 'message.created';
+export const SESSION_UPDATED = 'session.updated';
+
 /** Events of a streamed turn (`response_type: "stream"`), in the order they come: start, deltas, one outcome. */
 export const TURN_EVENT = {
-  start: 'message.start',
-  delta: 'message.delta',
-  completed: 'message.completed',
-  failed: 'message.failed',
-  handoff: 'message.handoff',
+  start: MESSAGE_START,
+  delta: MESSAGE_DELTA,
+  completed: MESSAGE_COMPLETED,
+  failed: MESSAGE_FAILED,
+  handoff: MESSAGE_HANDOFF,
 } as const;
 export type TurnEventName = (typeof TURN_EVENT)[keyof typeof TURN_EVENT];
 
 /** Events of a session's event stream (`GET …/events`), also those of the console's account feed. */
 export const SESSION_EVENT = {
-  messageCreated: 'message.created',
-  sessionUpdated: 'session.updated',
+  messageCreated: MESSAGE_CREATED,
+  sessionUpdated: SESSION_UPDATED,
 } as const;
 export type SessionEventName = (typeof SESSION_EVENT)[keyof typeof SESSION_EVENT];
