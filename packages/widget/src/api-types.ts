@@ -1,6 +1,6 @@
 /**
- * Shapes of the JSON the widget reads. Types only, taken from `@svc/core` so the widget and the server cannot drift
- * apart; they are erased at build time and add nothing to `widget.js` (DESIGN.md 1).
+ * Shapes of the JSON the widget reads. Types only, taken from the wire contract (`@svc/core/schemas`) so the widget
+ * and the server cannot drift apart; they are erased at build time and add nothing to `widget.js` (DESIGN.md 1).
  */
 import type {
   CreatedSession,
@@ -16,7 +16,7 @@ import type {
   SessionView,
   SurfacedForm,
   WidgetConfig,
-} from '@svc/core';
+} from '@svc/core/schemas';
 
 export type {
   CreatedSession,
