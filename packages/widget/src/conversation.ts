@@ -1,3 +1,4 @@
+import { SESSION_EVENT, TURN_EVENT } from '@svc/core/schemas';
 import { ApiError, type Api, type RequestOptions } from './api.js';
 import type {
   AnswerValue,
@@ -260,8 +261,8 @@ export function createConversation(options: ConversationOptions): Conversation {
         for await (const [event, data, eventId] of readEvents(body)) {
           if (stop.aborted || current !== generation) return;
           if (eventId) lastEvent = eventId;
-          if (event === 'message.created') show(data);
-          if (event === 'session.updated') follow(data);
+          if (event === SESSION_EVENT.messageCreated) show(data);
+          if (event === SESSION_EVENT.sessionUpdated) follow(data);
           if (state().session === 'ended') return;
         }
       } catch (error) {
@@ -401,13 +402,13 @@ export function createConversation(options: ConversationOptions): Conversation {
       try {
         for await (const [event, data] of readEvents(body)) {
           if (current !== generation) return null;
-          if (event === 'message.start') messageId = data.messageId;
-          if (event === 'message.completed') reply = data.data;
-          if (event === 'message.failed') throw new ApiError(502, data.error.code, data.error.message);
+          if (event === TURN_EVENT.start) messageId = data.messageId;
+          if (event === TURN_EVENT.completed) reply = data.data;
+          if (event === TURN_EVENT.failed) throw new ApiError(502, data.error.code, data.error.message);
           // A person has the conversation: no AI reply; theirs comes on the session's event stream.
-          if (event === 'message.handoff') return null;
+          if (event === TURN_EVENT.handoff) return null;
           // A replayed turn already on screen is not drafted a second time.
-          if (event === 'message.delta' && data.text && !state().messages.some((item) => item.id === messageId)) {
+          if (event === TURN_EVENT.delta && data.text && !state().messages.some((item) => item.id === messageId)) {
             text += data.text;
             if (draft) update([draft], { content: text });
             else {
