@@ -10,7 +10,8 @@ export default defineConfig({
   entry: ['src/index.ts', 'src/markdown.tsx'],
   format: ['esm', 'cjs'],
   // The @svc/core types the config types use are inlined from core's sources, as the client's are: @svc/core is
-  // no dependency of the widget (its built declarations are split into chunks the inliner cannot follow).
+  // no dependency of the widget (its built declarations are split into chunks the inliner cannot follow). The
+  // widget reads core only through its wire contract, `@svc/core/schemas`.
   dts: {
     only: true,
     resolve: [/^@svc\/core/],

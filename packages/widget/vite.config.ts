@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { build, defineConfig, type InlineConfig, type Plugin } from 'vite';
+import { streamEventNames } from './stream-event-names.plugin.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 /**
@@ -87,7 +88,7 @@ export default defineConfig({
   // lightningcss's Features.LightDark: no `--lightningcss-light`/`-dark` variables for a `light-dark()` the
   // stylesheets never use (dark mode swaps variables under a class).
   css: { lightningcss: { exclude: 1 << 20 } },
-  plugins: [loaderBuild()],
+  plugins: [streamEventNames(), loaderBuild()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import { streamEventNames } from './stream-event-names.plugin.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
@@ -15,6 +16,8 @@ export default defineConfig({
   root,
   // Production JSX even when NODE_ENV says otherwise, as in vite.config.ts.
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact', development: false } },
+  // The stream event names of `@svc/core/schemas` without its zod schemas, as in vite.config.ts.
+  plugins: [streamEventNames()],
   build: {
     outDir: 'dist',
     emptyOutDir: false,

@@ -1,8 +1,22 @@
 /**
- * Shapes of the JSON the widget reads. Types only, taken from `@svc/core` so the widget and the server cannot drift
- * apart; they are erased at build time and add nothing to `widget.js` (DESIGN.md 1).
+ * Shapes of the JSON the widget reads. Types only, taken from the wire contract (`@svc/core/schemas`) so the widget
+ * and the server cannot drift apart; they are erased at build time and add nothing to `widget.js` (DESIGN.md 1).
  */
-import type { CreatedSession, FormQuestion, HandoffView, HistoryItem, MessageReply, ProcessingReply, Product, QuestionKind, Rating, SessionStatus, SessionView, SurfacedForm, WidgetConfig } from '@svc/core/schemas';
+import type {
+  CreatedSession,
+  FormQuestion,
+  HandoffView,
+  HistoryItem,
+  MessageReply,
+  ProcessingReply,
+  Product,
+  QuestionKind,
+  Rating,
+  SessionStatus,
+  SessionView,
+  SurfacedForm,
+  WidgetConfig,
+} from '@svc/core/schemas';
 
 export type {
   CreatedSession,

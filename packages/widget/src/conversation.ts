@@ -1,3 +1,4 @@
+import { SESSION_EVENT, TURN_EVENT } from '@svc/core/schemas';
 import { ApiError, type Api, type RequestOptions } from './api.js';
 import type {
   AnswerValue,
@@ -10,22 +11,23 @@ import type {
   SessionView,
   WidgetConfig,
 } from './api-types.js';
-import type { ChatMessage, ChatState, Problem } from './chat-state.js';
+import type { ChatMessage, ChatState } from './chat-state.js';
 import type { VisitorDetails } from './identify-validation.js';
 import { readEvents } from './event-stream.js';
 import { plainText } from './markdown.js';
+import { chatMessage, fromHistory, newKey, patchMessages, placed } from './messages.js';
 import { randomId } from './random-id.js';
+import { later, sleep, toApiError, transient } from './retry.js';
+import { createStatus } from './status.js';
 import { clearStorage, loadOutbox, loadSession, saveOutbox, saveSession, saveVisitorId, type PendingMessage } from './storage.js';
 import type { Store } from './store.js';
-import { warn } from './warn.js';
 
 /** How often a 202 reply is looked for in the history, and for how long (the server's agent limit is 120 s). */
 export const POLL_MS = 2000;
 const POLL_LIMIT_MS = 180_000;
 /** History pages followed at most (100 items each). */
 const MAX_PAGES = 50;
-/** Automatic retries of the outbox while the service is unreachable: 1 s, doubling, at most this far apart. */
-export const RETRY_MAX_MS = 8000;
+export { RETRY_MAX_MS } from './retry.js';
 
 export interface ConversationOptions {
   api: Api;
@@ -85,21 +87,12 @@ interface Turn {
 }
 
 const enc = encodeURIComponent;
-/** Anything thrown, as an ApiError: a bug in the widget counts as a server-side failure (retry may help). */
-const toApiError = (error: unknown): ApiError => (error instanceof ApiError ? error : new ApiError(500, 'client_error', String(error)));
 
 /** The visitor's IANA zone, sent so replies and form dates use the visitor's clock. */
 const timezone = (): { timezone?: string } => {
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
   return zone ? { timezone: zone } : {};
 };
-
-/** Polling pauses. Not cancelled on destroy: the loop checks `generation` after each one and stops. */
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-/** The wait before the next try: 1 s, doubling up to `RETRY_MAX_MS` (the outbox and the event stream). */
-const later = (ms: number): number => Math.min(ms * 2 || 1000, RETRY_MAX_MS);
-/** Whether asking again may help: no answer, a timeout, rate limited, a 5xx. Another 4xx will not change. */
-const transient = (status: number): boolean => !(status > 399 && status < 500) || status === 408 || status === 429;
 
 /**
  * The conversation behind the chat UI: widget config, the session (created by the first message, reloaded from
@@ -119,7 +112,6 @@ export function createConversation(options: ConversationOptions): Conversation {
   /** The generation whose outbox is being sent, or -1: one sender at a time. */
   let pumping = -1;
   let configRequest: Promise<WidgetConfig> | null = null;
-  let retryTimer: ReturnType<typeof setTimeout> | undefined;
   let resendTimer: ReturnType<typeof setTimeout> | undefined;
   let backoff = 0;
   /** The event stream being read, aborted when the panel closes or the session changes. */
@@ -133,29 +125,17 @@ export function createConversation(options: ConversationOptions): Conversation {
   let lastEvent = '0';
   /** One automatic new-visitor restart per `identity_mismatch` streak, so a refusal can never loop. */
   let mismatchRetried = false;
-  let keys = 0;
   const state = (): ChatState => store.get();
   const set = (patch: Partial<ChatState>): void => store.set(patch);
-
-  const message = (role: ChatMessage['role'], content: string, extra: Partial<ChatMessage> = {}): ChatMessage => ({
-    key: `m${++keys}`,
-    id: null,
-    role,
-    content,
-    products: [],
-    forms: [],
-    at: Date.now(),
-    ...extra,
-  });
+  const status = createStatus(store, signal);
   /** Changes the messages with these keys (a streamed reply grows through here too). */
-  const update = (targets: string[], patch: Partial<ChatMessage>): void =>
-    set({ messages: state().messages.map((item) => (targets.includes(item.key) ? { ...item, ...patch } : item)) });
+  const update = (targets: string[], patch: Partial<ChatMessage>): void => patchMessages(store, targets, patch);
 
   /** Unsent messages, oldest first, with the key of their bubble on screen; mirrored in storage. */
-  let outbox: (PendingMessage & { key: string })[] = loadOutbox(apiKey, visitorId).map((item) => ({ ...item, key: `m${++keys}` }));
-  if (outbox.length) set({ messages: outbox.map((item) => message('user', item.content, { key: item.key, status: 'sending' })) });
+  let outbox: (PendingMessage & { key: string })[] = loadOutbox(apiKey, visitorId).map((item) => ({ ...item, key: newKey() }));
+  if (outbox.length) set({ messages: outbox.map((item) => chatMessage('user', item.content, { key: item.key, status: 'sending' })) });
   const persist = (): void => saveOutbox(apiKey, visitorId, outbox.map(({ content, idempotencyKey }) => ({ content, idempotencyKey })));
-  const markOutbox = (status: ChatMessage['status']): void => update(outbox.map((item) => item.key), { status });
+  const markOutbox = (to: ChatMessage['status']): void => update(outbox.map((item) => item.key), { status: to });
   const statusOf = (key: string): ChatMessage['status'] => state().messages.find((item) => item.key === key)?.status;
 
   const inLane = <T>(task: () => Promise<T>): Promise<T> => {
@@ -193,28 +173,6 @@ export function createConversation(options: ConversationOptions): Conversation {
     conversation.listen(listening);
   }
 
-  /** Turns an error into what the banner shows; problems only the site's developer can fix are logged for them. */
-  function fail(error: unknown, retry: () => void): void {
-    if (signal.aborted) return;
-    const { status, code, message: text, retryAfter } = toApiError(error);
-    let problem: Problem;
-    // No answer at all: the browser knows whether it has a network; if it has, the service is what is missing.
-    if (status === 0) problem = { kind: state().online ? 'unreachable' : 'offline', retry };
-    else if (status === 402) problem = { kind: 'unavailable', retry };
-    else if (status === 429) {
-      const wait = (retryAfter ?? 10) * 1000;
-      problem = { kind: 'busy', retry, retryAt: Date.now() + wait };
-      clearTimeout(retryTimer);
-      retryTimer = setTimeout(() => state().problem === problem && set({ problem: { kind: 'busy', retry } }), wait);
-    } else if (status === 401 || status === 403 || code === 'widget_not_found') {
-      warn(`refused (${code}): ${text}`);
-      problem = { kind: 'unavailable', retry: null };
-    } else {
-      problem = { kind: 'error', retry: transient(status) ? retry : null };
-    }
-    set({ problem });
-  }
-
   async function history(session: string): Promise<HistoryItem[]> {
     const items: HistoryItem[] = [];
     let cursor: string | null = null;
@@ -227,9 +185,6 @@ export function createConversation(options: ConversationOptions): Conversation {
     }
     return items;
   }
-
-  const fromHistory = (item: HistoryItem): ChatMessage =>
-    message(item.role, item.content, { id: item.messageId, products: item.products ?? [], at: Date.parse(item.createdAt), author: item.author?.name });
 
   /** A session that ended meanwhile stops the stream (nothing more will come). */
   const follow = (view: SessionView): void => {
@@ -260,8 +215,8 @@ export function createConversation(options: ConversationOptions): Conversation {
         for await (const [event, data, eventId] of readEvents(body)) {
           if (stop.aborted || current !== generation) return;
           if (eventId) lastEvent = eventId;
-          if (event === 'message.created') show(data);
-          if (event === 'session.updated') follow(data);
+          if (event === SESSION_EVENT.messageCreated) show(data);
+          if (event === SESSION_EVENT.sessionUpdated) follow(data);
           if (state().session === 'ended') return;
         }
       } catch (error) {
@@ -292,12 +247,12 @@ export function createConversation(options: ConversationOptions): Conversation {
       });
     } catch (error) {
       if (current !== generation || signal.aborted) return;
-      const { code, status } = toApiError(error);
+      const { code, status: httpStatus } = toApiError(error);
       if (code === 'identity_mismatch') return conversation.newVisitor();
       // The stored id is unknown or unusable (data reset, another widget): start a new conversation.
-      if (code === 'session_not_found' || status === 400) return remember(null);
+      if (code === 'session_not_found' || httpStatus === 400) return remember(null);
       restored = false;
-      fail(error, () => void conversation.restore().then(() => void pump()));
+      status.fail(error, () => void conversation.restore().then(() => void pump()));
     } finally {
       if (current === generation) set({ loading: false });
     }
@@ -346,12 +301,6 @@ export function createConversation(options: ConversationOptions): Conversation {
     throw new ApiError(504, 'reply_timeout', '');
   }
 
-  /** Right after the message it answers, as in the service's history; messages queued meanwhile stay below it. */
-  const placed = (list: ChatMessage[], question: string | null, answer: ChatMessage): ChatMessage[] => {
-    const after = list.findIndex((item) => item.key === question) + 1 || list.length;
-    return [...list.slice(0, after), answer, ...list.slice(after)];
-  };
-
   /**
    * Shows a reply. A reply already on screen (a retry the service answered by replaying a turn whose first answer
    * was lost, after the history was reloaded) is not shown twice, nor is the visitor message it answers.
@@ -361,7 +310,7 @@ export function createConversation(options: ConversationOptions): Conversation {
     // The streamed bubble gives way to the final reply, which keeps its key (and so its place and scroll position).
     const list = state().messages.filter((item) => item.key !== draft);
     const known = list.some((item) => item.id === reply.messageId);
-    const answer = message('assistant', reply.content, {
+    const answer = chatMessage('assistant', reply.content, {
       ...(draft && { key: draft }),
       id: reply.messageId,
       products,
@@ -401,19 +350,19 @@ export function createConversation(options: ConversationOptions): Conversation {
       try {
         for await (const [event, data] of readEvents(body)) {
           if (current !== generation) return null;
-          if (event === 'message.start') messageId = data.messageId;
-          if (event === 'message.completed') reply = data.data;
-          if (event === 'message.failed') throw new ApiError(502, data.error.code, data.error.message);
+          if (event === TURN_EVENT.start) messageId = data.messageId;
+          if (event === TURN_EVENT.completed) reply = data.data;
+          if (event === TURN_EVENT.failed) throw new ApiError(502, data.error.code, data.error.message);
           // A person has the conversation: no AI reply; theirs comes on the session's event stream.
-          if (event === 'message.handoff') return null;
+          if (event === TURN_EVENT.handoff) return null;
           // A replayed turn already on screen is not drafted a second time.
-          if (event === 'message.delta' && data.text && !state().messages.some((item) => item.id === messageId)) {
+          if (event === TURN_EVENT.delta && data.text && !state().messages.some((item) => item.id === messageId)) {
             text += data.text;
             if (draft) update([draft], { content: text });
             else {
               // Created with its first text, so it is on screen at once and the list scrolls to its start. No id
               // until it completes: the id marks a reply already on screen (a replay), which this is not.
-              const bubble = message('assistant', text);
+              const bubble = chatMessage('assistant', text);
               draft = bubble.key;
               set({ typing: false, messages: placed(state().messages, question, bubble) });
             }
@@ -474,7 +423,7 @@ export function createConversation(options: ConversationOptions): Conversation {
         }
         if (!outbox.includes(item)) {
           // Accepted, but the reply did not come: asking again replays the turn instead of running it twice.
-          fail(error, () => void inLane(() => run(turn, () => undefined, item.key)));
+          status.fail(error, () => void inLane(() => run(turn, () => undefined, item.key)));
           continue;
         }
         if (!handle(error, item)) return;
@@ -486,7 +435,7 @@ export function createConversation(options: ConversationOptions): Conversation {
 
   /** What a refused or failed outbox message means for it and the ones after it. True: go on with the next. */
   function handle(error: ApiError, item: PendingMessage & { key: string }): boolean {
-    const { status, code } = error;
+    const { status: httpStatus, code } = error;
     if (code === 'identity_mismatch' && !mismatchRetried) {
       // The stored conversation belongs to someone else: start over as a new visitor and send the outbox there.
       mismatchRetried = true;
@@ -505,40 +454,40 @@ export function createConversation(options: ConversationOptions): Conversation {
       return false;
     }
     if (code === 'session_not_found') remember(null);
-    if (transient(status)) {
+    if (transient(httpStatus)) {
       // The service is unreachable, busy or failing: keep every message and try again by itself.
       markOutbox('queued');
-      fail(error, conversation.retryNow);
+      status.fail(error, conversation.retryNow);
       backoff = later(backoff);
-      schedule(status === 429 ? (error.retryAfter ?? 10) * 1000 : backoff);
+      schedule(httpStatus === 429 ? (error.retryAfter ?? 10) * 1000 : backoff);
       return false;
     }
-    if (status === 402 || status === 401 || status === 403 || code === 'session_not_found' || code === 'widget_not_found') {
+    if (httpStatus === 402 || httpStatus === 401 || httpStatus === 403 || code === 'session_not_found' || code === 'widget_not_found') {
       // Retrying on a timer cannot help here; the banner's retry (when it has one) sends them all again.
       markOutbox('failed');
-      fail(error, conversation.retryNow);
+      status.fail(error, conversation.retryNow);
       return false;
     }
     // This message cannot be sent as it is (another 4xx); the ones after it still can.
     outbox = outbox.filter((entry) => entry !== item);
     persist();
     update([item.key], { status: 'failed' });
-    fail(error, conversation.retryNow);
+    status.fail(error, conversation.retryNow);
     return true;
   }
 
   function enqueue(content: string): void {
-    const item = { content, idempotencyKey: randomId('idem_'), key: `m${++keys}` };
+    const item = { content, idempotencyKey: randomId('idem_'), key: newKey() };
     outbox.push(item);
     persist();
-    set({ messages: [...state().messages, message('user', content, { key: item.key, status: 'sending' })] });
+    set({ messages: [...state().messages, chatMessage('user', content, { key: item.key, status: 'sending' })] });
   }
 
   const conversation: Conversation = {
     details: () => details,
 
     start() {
-      config().catch((error: unknown) => fail(error, conversation.start));
+      config().catch((error: unknown) => status.fail(error, conversation.start));
       // Messages left unsent by the previous page: their conversation first, then they go out.
       if (outbox.length) void conversation.restore().then(() => pump());
     },
@@ -589,7 +538,7 @@ export function createConversation(options: ConversationOptions): Conversation {
       const error = await inLane(() =>
         run(
           turn,
-          () => set({ sentForms: [...state().sentForms, `${messageKey}/${formId}`], messages: [...state().messages, message('user', summary)] }),
+          () => set({ sentForms: [...state().sentForms, `${messageKey}/${formId}`], messages: [...state().messages, chatMessage('user', summary)] }),
           null,
         ),
       );
@@ -597,7 +546,7 @@ export function createConversation(options: ConversationOptions): Conversation {
       if (error?.code === 'session_not_active') set({ session: 'ended' });
       else if (error) {
         if (error.code === 'session_not_found') remember(null);
-        fail(error, () => void conversation.submitForm(messageKey, formId, answers, summary));
+        status.fail(error, () => void conversation.submitForm(messageKey, formId, answers, summary));
       }
       return null;
     },
@@ -609,7 +558,7 @@ export function createConversation(options: ConversationOptions): Conversation {
         await call('POST', id, '/end');
         if (id === sessionId) set({ session: 'ended' });
       } catch (error) {
-        fail(error, () => void conversation.end());
+        status.fail(error, () => void conversation.end());
       }
     },
 
@@ -623,14 +572,14 @@ export function createConversation(options: ConversationOptions): Conversation {
       } catch (error) {
         if (id !== sessionId) return;
         set({ rating: previous });
-        fail(error, () => void conversation.rate(rating));
+        status.fail(error, () => void conversation.rate(rating));
       }
     },
 
     startOver() {
       generation++;
       restored = true;
-      clearTimeout(retryTimer);
+      status.stopCountdown();
       clearTimeout(resendTimer);
       remember(null);
       outbox = [];
@@ -650,7 +599,7 @@ export function createConversation(options: ConversationOptions): Conversation {
     dispose() {
       generation++;
       live?.abort();
-      clearTimeout(retryTimer);
+      status.stopCountdown();
       clearTimeout(resendTimer);
     },
   };

@@ -3,6 +3,7 @@
  * HTTP layer. It follows the contract the widget relies on (README, DESIGN.md 4 and 7): envelopes, error bodies,
  * pagination, 202 replies, form rejections. Tests steer it through `next` and inspect `requests`.
  */
+import { SESSION_EVENT, TURN_EVENT, type SessionEventName } from '@svc/core/schemas';
 import { http, HttpResponse, type JsonBodyType } from 'msw';
 import { setupServer } from 'msw/node';
 import type { Handoff, HistoryItem, MessageReply, SurfacedForm, WidgetConfig } from '../src/api-types.js';
@@ -98,7 +99,7 @@ export function createFakeService() {
     encoder.encode(`id: ${entry.id}\nevent: ${entry.event}\ndata: ${JSON.stringify(entry.data)}\n\n`);
 
   /** Records a session event and sends it to that session's open streams, as the service's event log does. */
-  function publish(sessionId: string, event: 'message.created' | 'session.updated', data: unknown): void {
+  function publish(sessionId: string, event: SessionEventName, data: unknown): void {
     const entry = { id: state.eventLog.length + 1, session: sessionId, event, data };
     state.eventLog.push(entry);
     for (const listener of listeners) if (listener.session === sessionId) listener.controller.enqueue(frame(entry));
@@ -108,7 +109,7 @@ export function createFakeService() {
   function operatorReply(sessionId: string, name: string, content: string): HistoryItem {
     const reply = item('assistant', content, { author: { type: 'operator', name } } as Partial<HistoryItem>);
     sessions.get(sessionId)!.history.push(reply);
-    publish(sessionId, 'message.created', reply);
+    publish(sessionId, SESSION_EVENT.messageCreated, reply);
     return reply;
   }
 
@@ -116,7 +117,7 @@ export function createFakeService() {
   function setHandoff(sessionId: string, handoff: FakeSession['handoff']): void {
     const current = sessions.get(sessionId)!;
     current.handoff = handoff;
-    publish(sessionId, 'session.updated', sessionView(sessionId, current));
+    publish(sessionId, SESSION_EVENT.sessionUpdated, sessionView(sessionId, current));
   }
 
   /** Breaks every open event stream, as a restarted service or a lost connection would. */
@@ -182,12 +183,12 @@ export function createFakeService() {
     if ('status' in outcome) return error(outcome.status, outcome.code, outcome.message, outcome.field, outcome.headers);
     current.history.push(item('user', userContent));
     if ('handoff' in outcome) {
-      return eventStream([['message.handoff', { data: { messageId: null, status: 'processing' }, meta: { creditsConsumed: 0 } }]]);
+      return eventStream([[TURN_EVENT.handoff, { data: { messageId: null, status: 'processing' }, meta: { creditsConsumed: 0 } }]]);
     }
     if ('failed' in outcome) {
       return eventStream([
-        ['message.start', { messageId: nextId(), sessionId }],
-        ['message.failed', { error: outcome.failed, meta: { creditsConsumed: 0 } }],
+        [TURN_EVENT.start, { messageId: nextId(), sessionId }],
+        [TURN_EVENT.failed, { error: outcome.failed, meta: { creditsConsumed: 0 } }],
       ]);
     }
     const data = 'reply' in outcome ? outcome.reply : outcome.processing;
@@ -202,8 +203,8 @@ export function createFakeService() {
       ...data,
     };
     const stored = item('assistant', reply.content, { messageId: reply.messageId, ...(reply.products.length ? { products: reply.products } : {}) });
-    const start: [string, unknown] = ['message.start', { messageId: reply.messageId, sessionId }];
-    const deltas = (reply.content.match(/\S+\s*/g) ?? []).map((text): [string, unknown] => ['message.delta', { text }]);
+    const start: [string, unknown] = [TURN_EVENT.start, { messageId: reply.messageId, sessionId }];
+    const deltas = (reply.content.match(/\S+\s*/g) ?? []).map((text): [string, unknown] => [TURN_EVENT.delta, { text }]);
     if ('processing' in outcome) {
       state.pendingPolls.set(reply.messageId, { reply: stored, polls: outcome.afterPolls ?? 1, session: sessionId });
       if (stream) return eventStream([start, ...deltas.slice(0, outcome.deltas ?? 0)], undefined, true);
@@ -211,7 +212,7 @@ export function createFakeService() {
     }
     current.history.push(stored);
     if (reply.sessionEnded) current.status = 'resolved';
-    const events: [string, unknown][] = [start, ...deltas, ['message.completed', { data: reply, meta: META }]];
+    const events: [string, unknown][] = [start, ...deltas, [TURN_EVENT.completed, { data: reply, meta: META }]];
     if (stream && key) state.replays.set(key, events);
     if (stream && state.cutBeforeStart) return eventStream([], undefined, true);
     if (stream) return eventStream(events, outcome.hold);
@@ -301,7 +302,7 @@ export function createFakeService() {
       const current = guard(request) ?? session(String(params.sessionId), request);
       if (current instanceof Response) return current;
       current.status = 'resolved';
-      publish(String(params.sessionId), 'session.updated', sessionView(String(params.sessionId), current));
+      publish(String(params.sessionId), SESSION_EVENT.sessionUpdated, sessionView(String(params.sessionId), current));
       return HttpResponse.json({ data: { sessionId: params.sessionId as string, status: 'resolved', resolvedAt: new Date().toISOString() }, meta: META });
     }),
     http.post(`${base}/:sessionId/rate`, async ({ request, params }) => {
