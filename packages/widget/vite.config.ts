@@ -1,6 +1,5 @@
 import { fileURLToPath } from 'node:url';
 import { build, defineConfig, type InlineConfig, type Plugin } from 'vite';
-import { streamEventNames } from './stream-event-names.plugin.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 /**
@@ -84,11 +83,15 @@ function loaderBuild(): Plugin {
  */
 export default defineConfig({
   root,
-  oxc,
+  // Preact's import goes into the widget's own files only: core's (the stream event names) have no JSX, and `preact`
+  // does not resolve from there. Rolldown strips their types itself.
+  oxc: { ...oxc, exclude: /\/core\/src\// },
   // lightningcss's Features.LightDark: no `--lightningcss-light`/`-dark` variables for a `light-dark()` the
   // stylesheets never use (dark mode swaps variables under a class).
   css: { lightningcss: { exclude: 1 << 20 } },
-  plugins: [streamEventNames(), loaderBuild()],
+  // Workspace packages from their sources (`@svc/core/event-stream`'s event names, written where they are read).
+  resolve: { conditions: ['@svc/source', 'module', 'browser', 'production'] },
+  plugins: [loaderBuild()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -1,6 +1,5 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
-import { streamEventNames } from './stream-event-names.plugin.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
@@ -16,8 +15,8 @@ export default defineConfig({
   root,
   // Production JSX even when NODE_ENV says otherwise, as in vite.config.ts.
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact', development: false } },
-  // The stream event names of `@svc/core/schemas` without its zod schemas, as in vite.config.ts.
-  plugins: [streamEventNames()],
+  // Core's event names from its sources, bundled: @svc/core is no dependency of the published widget.
+  resolve: { conditions: ['@svc/source', 'module', 'browser', 'production'] },
   build: {
     outDir: 'dist',
     emptyOutDir: false,

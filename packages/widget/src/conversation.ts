@@ -1,4 +1,5 @@
-import { SESSION_EVENT, TURN_EVENT } from '@svc/core/schemas';
+// Plain constants, which the build writes where they are read (rolldown's inlineConst): no object of names ships.
+import { MESSAGE_COMPLETED, MESSAGE_CREATED, MESSAGE_DELTA, MESSAGE_FAILED, MESSAGE_HANDOFF, MESSAGE_START, SESSION_UPDATED } from '@svc/core/event-stream';
 import { ApiError, type Api, type RequestOptions } from './api.js';
 import type {
   AnswerValue,
@@ -215,8 +216,8 @@ export function createConversation(options: ConversationOptions): Conversation {
         for await (const [event, data, eventId] of readEvents(body)) {
           if (stop.aborted || current !== generation) return;
           if (eventId) lastEvent = eventId;
-          if (event === SESSION_EVENT.messageCreated) show(data);
-          if (event === SESSION_EVENT.sessionUpdated) follow(data);
+          if (event === MESSAGE_CREATED) show(data);
+          if (event === SESSION_UPDATED) follow(data);
           if (state().session === 'ended') return;
         }
       } catch (error) {
@@ -350,13 +351,13 @@ export function createConversation(options: ConversationOptions): Conversation {
       try {
         for await (const [event, data] of readEvents(body)) {
           if (current !== generation) return null;
-          if (event === TURN_EVENT.start) messageId = data.messageId;
-          if (event === TURN_EVENT.completed) reply = data.data;
-          if (event === TURN_EVENT.failed) throw new ApiError(502, data.error.code, data.error.message);
+          if (event === MESSAGE_START) messageId = data.messageId;
+          if (event === MESSAGE_COMPLETED) reply = data.data;
+          if (event === MESSAGE_FAILED) throw new ApiError(502, data.error.code, data.error.message);
           // A person has the conversation: no AI reply; theirs comes on the session's event stream.
-          if (event === TURN_EVENT.handoff) return null;
+          if (event === MESSAGE_HANDOFF) return null;
           // A replayed turn already on screen is not drafted a second time.
-          if (event === TURN_EVENT.delta && data.text && !state().messages.some((item) => item.id === messageId)) {
+          if (event === MESSAGE_DELTA && data.text && !state().messages.some((item) => item.id === messageId)) {
             text += data.text;
             if (draft) update([draft], { content: text });
             else {

@@ -1,5 +1,5 @@
 /**
- * A reader of the service's `text/event-stream` replies, smaller than core's general one (`@svc/core/schemas`)
+ * A reader of the service's `text/event-stream` replies, smaller than core's general one (`@svc/core/event-stream`)
  * because the widget's budget is counted in bytes. It reads what the service writes: `id:`, `event:` and `data:`
  * lines, events ended by a blank line, `:` comments (keep-alives) skipped; lines may end in CRLF, LF or CR. It yields
  * each event's name, its data parsed as JSON and its id (for `Last-Event-ID`), if it has one; of a repeated `event:`
