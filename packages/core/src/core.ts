@@ -2,13 +2,13 @@ import { adminOperations, type Admin } from './admin/admin.js';
 import { openAccountEvents } from './admin/account-events.js';
 import * as conversations from './admin/conversations.js';
 import * as operators from './admin/operators.js';
-import type { OperatorRef } from './domain.js';
+import type { OperatorRef, Principal } from './domain.js';
 import type { CoreContext } from './context.js';
 import { createEngine, engineContext, type Engine, type EngineOptions } from './engine/engine.js';
 import { followEventLog, type FollowOptions, type StreamedEvent } from './engine/event-log.js';
-import type { Principal } from './domain.js';
 import type { SessionView } from './schemas/session.js';
 import type { ConsoleSession, Operator } from './store/operator-store.js';
+import type { StoreSignal } from './store/turn-job-store.js';
 
 /**
  * THE DOOR INTO THE CORE (DESIGN.md section 3b): one call builds everything an adapter (HTTP, CLI, console backend)
@@ -25,24 +25,23 @@ export function createCore(options: CoreOptions): Core {
   // The one context every operation below works with (context.ts).
   const ctx: CoreContext = { ...engineContext(options), urlProblem: options.urlProblem, passwords: options.passwords };
   const engine = createEngine(options, ctx);
-  const ports = ctx;
   const operatorContext = () => ({ ...ctx, passwords: passwordsOf(ctx) });
   const follow = { store: ctx.store, pollMs: options.eventPollMs ?? 5_000, logger: ctx.logger };
   const admin: AdminApi = {
     ...adminOperations(ctx),
     createOperator: (accountId, input) => operators.createOperator(operatorContext(), accountId, input),
-    listOperators: (accountId) => operators.listOperators(ports, accountId),
+    listOperators: (accountId) => operators.listOperators(ctx, accountId),
     signIn: (input, client) => operators.signIn(operatorContext(), input, client),
-    resolveConsoleSession: (token) => operators.resolveConsoleSession(ports, token),
-    signOut: (session) => operators.signOut(ports, session),
+    resolveConsoleSession: (token) => operators.resolveConsoleSession(ctx, token),
+    signOut: (session) => operators.signOut(ctx, session),
     changePassword: (signedIn, input) => operators.changePassword(operatorContext(), signedIn, input),
-    listConversations: (accountId, filters) => conversations.listConversations(ports, accountId, filters),
-    getConversation: (ref) => conversations.getConversation(ports, ref.accountId, ref.widgetId, ref.sessionId),
-    findConversation: (accountId, target) => conversations.findConversation(ports, accountId, target.sessionId, target.widgetId),
-    acceptHandoff: (ref, operator) => conversations.acceptHandoff(ports, ref.accountId, ref.widgetId, ref.sessionId, operator),
-    replyAsOperator: (ref, reply) => conversations.replyAsOperator(ports, ref.accountId, ref.widgetId, ref.sessionId, reply.operator, reply.text),
-    releaseHandoff: (ref) => conversations.releaseHandoff(ports, ref.accountId, ref.widgetId, ref.sessionId),
-    resolveConversation: (ref) => conversations.resolveConversation(ports, ref.accountId, ref.widgetId, ref.sessionId),
+    listConversations: (accountId, filters) => conversations.listConversations(ctx, accountId, filters),
+    getConversation: (ref) => conversations.getConversation(ctx, ref.accountId, ref.widgetId, ref.sessionId),
+    findConversation: (accountId, target) => conversations.findConversation(ctx, accountId, target.sessionId, target.widgetId),
+    acceptHandoff: (ref, operator) => conversations.acceptHandoff(ctx, ref.accountId, ref.widgetId, ref.sessionId, operator),
+    replyAsOperator: (ref, reply) => conversations.replyAsOperator(ctx, ref.accountId, ref.widgetId, ref.sessionId, reply.operator, reply.text),
+    releaseHandoff: (ref) => conversations.releaseHandoff(ctx, ref.accountId, ref.widgetId, ref.sessionId),
+    resolveConversation: (ref) => conversations.resolveConversation(ctx, ref.accountId, ref.widgetId, ref.sessionId),
   };
   const { runQueuedTurns, expireIdleSessions, drainTurns, close, openSessionEvents, ...api } = engine;
   return {
@@ -51,13 +50,12 @@ export function createCore(options: CoreOptions): Core {
     events: {
       async session(principal, target, feed) {
         const opened = await openSessionEvents(principal, target.widgetId, target.sessionId, feed.lastEventId);
-        const wakesOn = (signal: { type: string; widgetId?: string; sessionId?: string }) =>
-          signal.type === 'session-event' && signal.widgetId === opened.widgetId && signal.sessionId === opened.sessionId;
+        const wakesOn = (signal: StoreSignal) => signal.type === 'session-event' && signal.widgetId === opened.widgetId && signal.sessionId === opened.sessionId;
         return { widgetId: opened.widgetId, sessionId: opened.sessionId, events: followEventLog({ ...follow, ...feed, after: opened.after, read: opened.read, wakesOn }) };
       },
       async account(accountId, feed) {
-        const opened = await openAccountEvents(ports, accountId, feed.lastEventId);
-        const wakesOn = (signal: { type: string; accountId?: string }) => signal.type === 'session-event' && signal.accountId === accountId;
+        const opened = await openAccountEvents(ctx, accountId, feed.lastEventId);
+        const wakesOn = (signal: StoreSignal) => signal.type === 'session-event' && signal.accountId === accountId;
         return { events: followEventLog({ ...follow, ...feed, after: opened.after, read: opened.read, wakesOn }) };
       },
     },
