@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLocalAgent } from '@svc/agents';
-import { createCore, createMemoryStore, defaultIds, randomBase62, type ApiKey, type Core, type Ids, type Principal, type Store } from '@svc/core';
+import { createCore, createMemoryStore, defaultIds, principalOf, randomBase62, type Core, type Ids, type Principal, type Store } from '@svc/core';
 import { createPgliteStore } from '@svc/store-postgres';
 import { createAttributor, type AttributableEntry } from './attribution.js';
 import { createBm25Index } from './bm25.js';
@@ -193,20 +193,6 @@ function countingIds(): Ids {
   return {
     random: (prefix) => `${prefix}_${String(++next).padStart(22, '0')}`,
     sortable: (prefix, at) => defaultIds.sortable(prefix, at),
-  };
-}
-
-/** A principal as the server's API key check makes it from a key record (packages/server/src/http/auth.ts). */
-function principalOf(key: ApiKey): Principal {
-  return {
-    accountId: key.accountId,
-    keyId: key.id,
-    kind: key.kind,
-    scopes: key.scopes,
-    callbackUrl: key.callbackUrl,
-    replyFormat: key.replyFormat,
-    widgetId: key.widgetId,
-    identity: null,
   };
 }
 

@@ -31,6 +31,7 @@ export type { ErrorCode, SvcErrorOptions } from './errors.js';
 export { ANY_ACCOUNT } from './admin/context.js';
 export type { AccountScope } from './admin/context.js';
 export { DEFAULT_PRICING } from './credits.js';
+export { principalOf } from './principal.js';
 export type { Credits, Pricing } from './credits.js';
 export type {
   Account,

@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { createHash } from 'node:crypto';
 import { isIdentityTokenError, verifyIdentityToken } from '@svc/core/schemas';
-import { SvcError, type ApiKey, type Clock, type IdentityClaims, type Principal, type Store } from '@svc/core';
+import { principalOf, SvcError, type ApiKey, type Clock, type IdentityClaims, type Principal, type Store } from '@svc/core';
 import type { ServerServices } from './server-services.js';
 import type { AdminCaller } from './admin-auth.js';
 
@@ -51,16 +51,7 @@ export function apiKeyAuth(store: Store, clock: Clock): MiddlewareHandler<AppEnv
         field: 'X-Identity-Token',
       });
     }
-    c.set('principal', {
-      accountId: record.accountId,
-      keyId: record.id,
-      kind: record.kind,
-      scopes: record.scopes,
-      callbackUrl: record.callbackUrl,
-      replyFormat: record.replyFormat,
-      widgetId: record.widgetId,
-      identity,
-    });
+    c.set('principal', principalOf(record, identity));
     await next();
   };
 }
