@@ -23,6 +23,7 @@ export type {
 } from './store.js';
 export type { StoreSignal, TurnCommit, TurnJob, TurnJobOps, Delivery } from './turn-job-store.js';
 export type { GuardOps } from './guard-store.js';
+export type { EmbeddingProvider, EmbeddingRequestOptions, Embeddings, RerankProvider, RerankResult } from '../retrieval/providers.js';
 export type { ConsoleSession, Operator, OperatorOps } from './operator-store.js';
 export type { AnalyticsOps, AnalyticsQuery } from './analytics-store.js';
 export type { SessionEvent, SessionEventOps } from './session-event-store.js';
