@@ -2,7 +2,19 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLocalAgent } from '@svc/agents';
-import { createCore, createMemoryStore, defaultIds, principalOf, randomBase62, type Core, type Ids, type Principal, type Store } from '@svc/core';
+import {
+  createCore,
+  createMemoryStore,
+  createRetriever,
+  DEFAULT_CONFIDENCE_THRESHOLD,
+  defaultIds,
+  principalOf,
+  randomBase62,
+  type Core,
+  type Ids,
+  type Principal,
+  type Store,
+} from '@svc/core';
 import { createPgliteStore } from '@svc/store-postgres';
 import { createAttributor, type AttributableEntry } from './attribution.js';
 import { createBm25Index } from './bm25.js';
@@ -18,6 +30,8 @@ export interface EvaluationOptions {
   limit?: number | undefined;
   /** Also return one record per query. */
   details?: boolean | undefined;
+  /** The widget's confidence threshold; default the service's default. */
+  threshold?: number | undefined;
 }
 
 /** How many of `total`, and which share of it (0 when `total` is 0). */
@@ -40,9 +54,28 @@ export interface QueryOutcome {
   /** 1-based rank of the labelled entry among the documents search returned (null: not returned, or unanswerable). */
   serviceRank: number | null;
   bm25Rank: number | null;
-  /** The entry the reply used, or null when it offered none. */
+  /** The entry the reply names in its `sources`, or null when it cited none (it did not know). */
   cited: string | null;
+  /** The entry the reply's text quotes or names (eval/attribution.ts), a check that `sources` tells the truth. */
+  quoted: string | null;
+  /** The retrieval confidence the reply was decided on. */
+  confidence: number | null;
+  /** With no threshold (0): the entry the agent would have answered from. */
+  unguarded: string | null;
   verdict: Verdict;
+}
+
+/** One point of the wrong-versus-unanswered curve: the replies had the widget's threshold been `threshold`. */
+export interface CurvePoint {
+  threshold: number;
+  /** Over the answerable queries. */
+  right: number;
+  wrong: number;
+  unanswered: number;
+  /** Over the queries the FAQ does not answer: a citation is wrong. */
+  unanswerableWrong: number;
+  /** Over all queries: replies citing a wrong entry. */
+  wrongOverall: number;
 }
 
 export interface EvaluationReport {
@@ -60,10 +93,18 @@ export interface EvaluationReport {
     top1Ratio: number | null;
   };
   replies: {
+    /** The widget's confidence threshold the replies were given under. */
+    threshold: number;
     answerable: { total: number; right: Rate; wrong: Rate; unanswered: Rate };
     /** "Unanswered" is the right reply here; "wrong" cites some entry anyway. */
     unanswerable: { total: number; unanswered: Rate; wrong: Rate };
+    /** Over all queries: replies whose sources name a wrong entry (answerable ones citing another, unanswerable ones citing any). */
+    wrongOverall: Rate;
+    /** Answered replies whose text quotes the entry their sources name. */
+    sourcesMatchText: Rate;
   };
+  /** The same replies under other thresholds, from each reply's confidence and what it cited with no threshold. */
+  curve: CurvePoint[];
   /** Wall-clock milliseconds; the only figure that differs between two runs. */
   timing: { setupMs: number; searchMs: number; repliesMs: number; totalMs: number };
   /** With `details`: every query's outcome, in file order. */
@@ -104,21 +145,28 @@ export async function runEvaluation(options: EvaluationOptions): Promise<Evaluat
       const setupDone = performance.now();
       const searched = await rankAll({ service, faq: options.dataset.faq, queries });
       const searchDone = performance.now();
-      const cited = await replyAll({ service, entries: service.entries, queries });
+      const threshold = options.threshold ?? DEFAULT_CONFIDENCE_THRESHOLD;
+      await service.core.admin.updateWidget(service.accountId, service.widgetId, { confidenceThreshold: 0 });
+      const unguarded = await replyAll({ service, queries, label: 'unguarded' });
+      await service.core.admin.updateWidget(service.accountId, service.widgetId, { confidenceThreshold: threshold });
+      const replies = await replyAll({ service, queries, label: 'reply' });
       const repliesDone = performance.now();
       const outcomes = queries.map((labelled, i): QueryOutcome => {
-        const citedEntry = cited[i] ?? null;
+        const reply = replies[i]!;
         return {
           query: labelled.query,
           expected: labelled.entryId,
           serviceRank: searched.service[i] ?? null,
           bm25Rank: searched.bm25[i] ?? null,
-          cited: citedEntry,
-          verdict: verdictOf(labelled.entryId, citedEntry),
+          cited: reply.cited,
+          quoted: reply.quoted,
+          confidence: reply.confidence,
+          unguarded: unguarded[i]?.cited ?? null,
+          verdict: verdictOf(labelled.entryId, reply.cited),
         };
       });
       return {
-        ...summarise({ dataset: options.dataset, store: options.store, outcomes }),
+        ...summarise({ dataset: options.dataset, store: options.store, outcomes, threshold }),
         shortenedTitles: service.entries.filter((entry, i) => entry.title !== options.dataset.faq[i]?.question).length,
         timing: {
           setupMs: Math.round(setupDone - started),
@@ -173,6 +221,8 @@ async function openStore(kind: StoreKind): Promise<OpenedStore> {
 
 interface Service {
   core: Core;
+  store: Store;
+  accountId: string;
   knowledgeBaseId: string;
   widgetId: string;
   /** A server key's principal: writes and searches the knowledge base. */
@@ -202,9 +252,12 @@ function countingIds(): Ids {
  * Then an account, the FAQ as one knowledge base of documents, a widget answering from it, and the keys.
  */
 async function setUpService(store: Store, faq: readonly FaqEntry[]): Promise<Service> {
+  // One retrieval for the search endpoint and the agent, as the server wires them.
+  const retriever = createRetriever({ store });
   const core = createCore({
     store,
-    agent: createLocalAgent({ knowledge: store }),
+    retriever,
+    agent: createLocalAgent({ knowledge: retriever }),
     cursorSecret: randomBase62(43),
     ids: countingIds(),
     urlProblem: () => 'the evaluation delivers nothing',
@@ -221,7 +274,7 @@ async function setUpService(store: Store, faq: readonly FaqEntry[]): Promise<Ser
   }
   const widget = await core.admin.createWidget({ accountId: account.id, name: 'FAQ', language: LANGUAGE, knowledgeBaseIds: [knowledgeBase.id] });
   const publicKey = await core.admin.createPublicKey(account.id, { widgetId: widget.id, origins: ['https://eval.example'] });
-  return { core, knowledgeBaseId: knowledgeBase.id, widgetId: widget.id, server, visitor: principalOf(publicKey.apiKey), entries };
+  return { core, store, accountId: account.id, knowledgeBaseId: knowledgeBase.id, widgetId: widget.id, server, visitor: principalOf(publicKey.apiKey), entries };
 }
 
 /** 1-based rank of `wanted` in `ranked`, or null. */
@@ -256,18 +309,58 @@ async function rankAll(input: {
   return { service: serviceRanks, bm25: bm25Ranks };
 }
 
-/** Each query sent as the first message of a new visitor session (sync, as a widget without streaming): the entry its reply used. */
-async function replyAll(input: { service: Service; entries: readonly AttributableEntry[]; queries: readonly LabelledQuery[] }): Promise<Array<string | null>> {
+interface Replied {
+  /** The entry the reply's `sources` name. */
+  cited: string | null;
+  /** The entry its text quotes or names. */
+  quoted: string | null;
+  confidence: number | null;
+}
+
+/**
+ * Each query sent as the first message of a new visitor session (sync, as a widget without streaming): the entry its
+ * `sources` name, the entry its text quotes, and the confidence it was decided on (read from the stored message).
+ */
+async function replyAll(input: { service: Service; queries: readonly LabelledQuery[]; label: string }): Promise<Replied[]> {
   const { core, visitor, widgetId } = input.service;
-  const attributor = createAttributor(input.entries);
-  const cited: Array<string | null> = [];
+  const attributor = createAttributor(input.service.entries);
+  const entryOfDocument = new Map(input.service.entries.map((entry) => [entry.documentId, entry.id]));
+  const replied: Replied[] = [];
   for (const [i, { query }] of input.queries.entries()) {
-    const { data: session } = await core.api.createSession(visitor, widgetId, { visitorId: `eval-visitor-${i + 1}`, language: LANGUAGE });
+    const { data: session } = await core.api.createSession(visitor, widgetId, { visitorId: `eval-${input.label}-${i + 1}`, language: LANGUAGE });
     const turn = await core.api.sendMessage(visitor, widgetId, session.sessionId, { content: query });
     if (!('content' in turn.data)) throw new Error(`No reply within the sync wait for query ${i + 1} (${JSON.stringify(query)}).`);
-    cited.push(attributor.attribute(turn.data.content).entryId);
+    const source = turn.data.sources[0];
+    const stored = await input.service.store.getMessage(widgetId, session.sessionId, turn.data.messageId);
+    replied.push({
+      cited: source === undefined ? null : (entryOfDocument.get(source.documentId) ?? source.documentId),
+      quoted: attributor.attribute(turn.data.content).entryId,
+      confidence: stored?.confidence ?? null,
+    });
   }
-  return cited;
+  return replied;
+}
+
+/** Thresholds of the curve: every 0.05 from 0 to 0.8, where nearly every reply abstains. */
+const CURVE_THRESHOLDS = Array.from({ length: 17 }, (_, i) => Math.round(i * 5) / 100);
+
+/** Replies under `threshold`: a reply answers (citing what it cited with no threshold) when its confidence reaches it. */
+function curvePoint(outcomes: readonly QueryOutcome[], threshold: number): CurvePoint {
+  const verdicts = outcomes.map((outcome) => ({
+    answerable: outcome.expected !== null,
+    verdict: verdictOf(outcome.expected, (outcome.confidence ?? 0) >= threshold ? outcome.unguarded : null),
+  }));
+  const answerable = verdicts.filter((v) => v.answerable);
+  const unanswerable = verdicts.filter((v) => !v.answerable);
+  const share = (list: typeof verdicts, verdict: Verdict): number => (list.length === 0 ? 0 : list.filter((v) => v.verdict === verdict).length / list.length);
+  return {
+    threshold,
+    right: share(answerable, 'right'),
+    wrong: share(answerable, 'wrong'),
+    unanswered: share(answerable, 'unanswered'),
+    unanswerableWrong: share(unanswerable, 'wrong'),
+    wrongOverall: share(verdicts, 'wrong'),
+  };
 }
 
 const rate = (count: number, total: number): Rate => ({ count, share: total === 0 ? 0 : count / total });
@@ -279,7 +372,12 @@ function searchFigures(ranks: ReadonlyArray<number | null>): SearchFigures {
   };
 }
 
-function summarise(input: { dataset: Dataset; store: StoreKind; outcomes: readonly QueryOutcome[] }): Omit<EvaluationReport, 'timing' | 'outcomes' | 'shortenedTitles'> {
+function summarise(input: {
+  dataset: Dataset;
+  store: StoreKind;
+  outcomes: readonly QueryOutcome[];
+  threshold: number;
+}): Omit<EvaluationReport, 'timing' | 'outcomes' | 'shortenedTitles'> {
   const answerable = input.outcomes.filter((outcome) => outcome.expected !== null);
   const unanswerable = input.outcomes.filter((outcome) => outcome.expected === null);
   const count = (outcomes: readonly QueryOutcome[], verdict: Verdict): number => outcomes.filter((outcome) => outcome.verdict === verdict).length;
@@ -292,6 +390,7 @@ function summarise(input: { dataset: Dataset; store: StoreKind; outcomes: readon
     queries: { total: input.outcomes.length, answerable: answerable.length, unanswerable: unanswerable.length },
     search: { service, bm25, top1Ratio: bm25.top1.share === 0 ? null : service.top1.share / bm25.top1.share },
     replies: {
+      threshold: input.threshold,
       answerable: {
         total: answerable.length,
         right: rate(count(answerable, 'right'), answerable.length),
@@ -303,6 +402,12 @@ function summarise(input: { dataset: Dataset; store: StoreKind; outcomes: readon
         unanswered: rate(count(unanswerable, 'unanswered'), unanswerable.length),
         wrong: rate(count(unanswerable, 'wrong'), unanswerable.length),
       },
+      wrongOverall: rate(count(input.outcomes, 'wrong'), input.outcomes.length),
+      sourcesMatchText: rate(
+        input.outcomes.filter((outcome) => outcome.cited !== null && outcome.quoted === outcome.cited).length,
+        input.outcomes.filter((outcome) => outcome.cited !== null).length,
+      ),
     },
+    curve: CURVE_THRESHOLDS.map((threshold) => curvePoint(input.outcomes, threshold)),
   };
 }

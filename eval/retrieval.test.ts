@@ -71,6 +71,12 @@ describe('runEvaluation on the memory store (whole dataset)', () => {
     expectConsistent(memory, dataset.queries);
   });
 
+  it('meets the answer-quality targets of issue 23 at the default threshold: wrong at most 20 %, right at least 40 %, search 1.10 × BM25', () => {
+    expect(memory.replies.wrongOverall.share).toBeLessThanOrEqual(0.2);
+    expect(memory.replies.answerable.right.share).toBeGreaterThanOrEqual(0.4);
+    expect(memory.search.top1Ratio).toBeGreaterThanOrEqual(1.1);
+  });
+
   it('finds plain BM25 on question and answer strong on this FAQ: top-1 at least 0.3', () => {
     expect(memory.search.bm25.top1.share).toBeGreaterThanOrEqual(0.3);
   });
@@ -120,9 +126,15 @@ describe('pnpm eval:retrieval', () => {
       queries: { total: 30, answerable: expect.any(Number), unanswerable: expect.any(Number) },
       search: { service: { top1: rate, top3: rate }, bm25: { top1: rate, top3: rate }, top1Ratio: expect.any(Number) },
       replies: {
+        threshold: 0.4,
         answerable: { total: expect.any(Number), right: rate, wrong: rate, unanswered: rate },
         unanswerable: { total: expect.any(Number), unanswered: rate, wrong: rate },
+        wrongOverall: rate,
+        sourcesMatchText: rate,
       },
+      curve: expect.arrayContaining([
+        { threshold: 0.4, right: expect.any(Number), wrong: expect.any(Number), unanswered: expect.any(Number), unanswerableWrong: expect.any(Number), wrongOverall: expect.any(Number) },
+      ]),
       timing: { setupMs: expect.any(Number), searchMs: expect.any(Number), repliesMs: expect.any(Number), totalMs: expect.any(Number) },
     });
     // The first 30 queries, evaluated alone, are classified as in the whole run.

@@ -17,9 +17,19 @@ const USAGE = `Usage: pnpm eval:retrieval [--dataset DIR] [--store pglite|memory
   --store KIND    pglite (default: embedded PostgreSQL in a temporary directory) or memory
   --limit N       only the first N queries
   --json          the report as JSON instead of a table
-  --details       also every query's outcome (JSON), or the replies that were not right (table)`;
+  --details       also every query's outcome (JSON), or the replies that were not right (table)
+  --threshold T   the widget's confidence threshold, 0-1 (default: the service's default)`;
 
-function parseOptions(argv: string[]): { dataset: string; store: StoreKind; limit: number | undefined; json: boolean; details: boolean } | null {
+interface CliOptions {
+  dataset: string;
+  store: StoreKind;
+  limit: number | undefined;
+  json: boolean;
+  details: boolean;
+  threshold: number | undefined;
+}
+
+function parseOptions(argv: string[]): CliOptions | null {
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -28,6 +38,7 @@ function parseOptions(argv: string[]): { dataset: string; store: StoreKind; limi
       limit: { type: 'string' },
       json: { type: 'boolean', default: false },
       details: { type: 'boolean', default: false },
+      threshold: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -36,7 +47,9 @@ function parseOptions(argv: string[]): { dataset: string; store: StoreKind; limi
   if (!(STORE_KINDS as readonly string[]).includes(values.store)) throw new Error(`--store must be one of ${STORE_KINDS.join(', ')}, not ${values.store}.`);
   const limit = values.limit === undefined ? undefined : Number(values.limit);
   if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) throw new Error(`--limit must be a whole number above 0, not ${values.limit}.`);
-  return { dataset: values.dataset, store: values.store as StoreKind, limit, json: values.json, details: values.details };
+  const threshold = values.threshold === undefined ? undefined : Number(values.threshold);
+  if (threshold !== undefined && !(Number.isFinite(threshold) && threshold >= 0 && threshold <= 1)) throw new Error(`--threshold must be a number from 0 to 1, not ${values.threshold}.`);
+  return { dataset: values.dataset, store: values.store as StoreKind, limit, json: values.json, details: values.details, threshold };
 }
 
 const percent = (share: number): string => `${(share * 100).toFixed(1)} %`;
@@ -57,9 +70,18 @@ export function formatTable(report: EvaluationReport): string {
     row('plain BM25', [cell(search.bm25.top1), cell(search.bm25.top3)]),
     row('service / BM25 (top-1)', [ratio]),
     '',
-    row('Replies', ['right', 'wrong', 'unanswered']),
+    row(`Replies (threshold ${replies.threshold})`, ['right', 'wrong', 'unanswered']),
     row(`answerable (${replies.answerable.total})`, [cell(replies.answerable.right), cell(replies.answerable.wrong), cell(replies.answerable.unanswered)]),
     row(`not in the FAQ (${replies.unanswerable.total})`, ['', cell(replies.unanswerable.wrong), `${cell(replies.unanswerable.unanswered)}  (right)`]),
+    row(`all queries (${queries.total})`, ['', cell(replies.wrongOverall)]),
+    row('sources match the text', [cell(replies.sourcesMatchText)]),
+    '',
+    '  Wrong vs unanswered by threshold (answerable: right / wrong / unanswered; not in the FAQ: wrong; all: wrong)',
+    ...report.curve.map(
+      (point) =>
+        `  ${point.threshold.toFixed(2)}   ${percent(point.right).padStart(7)} ${percent(point.wrong).padStart(7)} ${percent(point.unanswered).padStart(7)}` +
+        `   ${percent(point.unanswerableWrong).padStart(7)}   ${percent(point.wrongOverall).padStart(7)}${point.threshold === replies.threshold ? '   ← the widget default' : ''}`,
+    ),
   ];
   if (report.outcomes) {
     const notRight = report.outcomes.filter((outcome) => outcome.verdict !== 'right');
@@ -77,7 +99,13 @@ async function main(): Promise<void> {
     console.log(USAGE);
     return;
   }
-  const report = await runEvaluation({ dataset: await loadDataset(options.dataset), store: options.store, limit: options.limit, details: options.details });
+  const report = await runEvaluation({
+    dataset: await loadDataset(options.dataset),
+    store: options.store,
+    limit: options.limit,
+    details: options.details,
+    threshold: options.threshold,
+  });
   console.log(options.json ? JSON.stringify(report, null, 2) : formatTable(report));
 }
 

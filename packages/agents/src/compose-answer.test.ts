@@ -1,104 +1,144 @@
-import type { KnowledgeHits, KnowledgePassage, Product } from '@svc/core/store-kit';
+import type { Product, Retrieval, RetrievedPassage, RetrievedProduct } from '@svc/core/store-kit';
 import { describe, expect, it } from 'vitest';
 import { composeAnswer, formatPrice } from './compose-answer.js';
 import type { AnswerInput } from './compose-answer.js';
 import { phrasesFor } from './phrases.js';
 
-/** Hand-made hits: these tests pin the composition rules, whatever a store would rank. */
-function passage(title: string, content: string): KnowledgePassage {
-  return { documentId: `doc_${title}`, knowledgeBaseId: 'kb_1', title, url: null, content, rank: 1 };
+/** Hand-made retrievals: these tests pin the composition rules, whatever a store would rank. */
+function passage(title: string, content: string, confidence = 0.9, url: string | null = null): RetrievedPassage {
+  return {
+    documentId: `doc_${title}`,
+    knowledgeBaseId: 'kb_1',
+    title,
+    url,
+    content,
+    rank: 1,
+    matched: { title: [], all: [] },
+    score: 1,
+    confidence,
+    retrievers: ['text'],
+  };
 }
 
 const tent: Product = { id: 'prod_tent', name: 'Dome Tent', price: 100, currency: 'EUR', description: 'A tent.' };
 const stove: Product = { id: 'prod_stove', name: 'Stove', price: 20, description: 'Boils water.' };
 
-function input(question: string, hits: KnowledgeHits, overrides: Partial<AnswerInput> = {}): AnswerInput {
+const hit = (product: Product, confidence = 0.9): RetrievedProduct => ({
+  knowledgeBaseId: 'kb_1',
+  product,
+  rank: 1,
+  matched: { title: [], all: [] },
+  score: 1,
+  confidence,
+});
+
+function retrieval(passages: RetrievedPassage[], products: RetrievedProduct[] = []): Retrieval {
+  return { passages, products, confidence: passages[0]?.confidence ?? 0, meters: { retrievals: 1, embeddings: 0, reranks: 0 } };
+}
+
+function input(question: string, found: Retrieval, overrides: Partial<AnswerInput> = {}): AnswerInput {
   return {
     question,
-    hits,
+    retrieval: found,
     phrases: phrasesFor('en'),
     language: 'en',
     maxPassages: 3,
     maxProducts: 3,
     maxSentences: 3,
     formTrigger: null,
+    threshold: 0.35,
     ...overrides,
   };
 }
 
-const hit = (product: Product) => ({ knowledgeBaseId: 'kb_1', product, rank: 1 });
-
-describe('composeAnswer', () => {
-  it('prefers the passage covering more of the question over the store order', () => {
-    const hits = {
-      passages: [passage('Tracking', 'Parcels are shipped with UPS.'), passage('Shipping', 'We ship to Canada in 5 days.')],
-      products: [],
-    };
-    const answer = composeAnswer(input('Do you ship to Canada?', hits));
+describe('composeAnswer: answering', () => {
+  it('answers from the first passage of the retrieval and names it as the source', () => {
+    const found = retrieval([passage('Shipping', 'We ship to Canada in 5 days.', 0.8), passage('Tracking', 'Parcels are shipped with UPS.', 0.5)]);
+    const answer = composeAnswer(input('Do you ship to Canada?', found));
     expect(answer.content).toBe('We ship to Canada in 5 days.\n\n_Source: Shipping_');
+    expect(answer.sources).toEqual([{ documentId: 'doc_Shipping', title: 'Shipping', url: null }]);
+    expect(answer).toMatchObject({ answered: true, confidence: 0.8, actions: [] });
   });
 
-  it('leads with products when they match better than any passage', () => {
-    const hits = { passages: [passage('Warranty', 'Tent repairs take two weeks.')], products: [hit(tent)] };
-    const answer = composeAnswer(input('Which tents do you sell?', hits));
+  it('leads with products when they match better than any passage, citing no document', () => {
+    const found = retrieval([passage('Warranty', 'Tent repairs take two weeks.', 0.4)], [hit(tent, 0.9)]);
+    const answer = composeAnswer(input('Which tents do you sell?', found));
     expect(answer.content).toBe('Here is what I found in our catalogue: Dome Tent (€100.00).');
     expect(answer.products).toEqual([tent]);
+    expect(answer.sources).toEqual([]);
   });
 
   it('lets a passage as good as the best product lead, with the product after it', () => {
     const jacket: Product = { id: 'prod_jacket', name: 'Rain Jacket', price: 90, description: 'Regular fit, all sizes.' };
-    const hits = { passages: [passage('Size guide', 'Jackets run true to size.')], products: [hit(jacket)] };
-    expect(composeAnswer(input('What size jacket?', hits)).content).toBe(
+    const found = retrieval([passage('Size guide', 'Jackets run true to size.', 0.7)], [hit(jacket, 0.7)]);
+    expect(composeAnswer(input('What size jacket?', found)).content).toBe(
       'Jackets run true to size.\n\n_Source: Size guide_\n\nRelated products: Rain Jacket (90.00).',
     );
   });
 
-  it('drops products that share no term with the question when something else does', () => {
-    const hits = { passages: [passage('Shipping', 'We ship to Canada.')], products: [hit(stove)] };
-    const answer = composeAnswer(input('Do you ship to Canada?', hits));
+  it('offers no product below the threshold: a question not about products gets no product card', () => {
+    const found = retrieval([passage('Shipping', 'We ship to Canada.', 0.8)], [hit(stove, 0.2)]);
+    const answer = composeAnswer(input('Do you ship to Canada?', found));
     expect(answer.products).toEqual([]);
     expect(answer.content).not.toContain('Stove');
   });
 
-  it('shows only the products matching best', () => {
+  it('shows only the products matching as much of the question as the best one', () => {
     const jacket: Product = { id: 'prod_jacket', name: 'Rain Jacket', price: 90, description: 'Waterproof.' };
-    const hits = { passages: [], products: [hit({ ...tent, description: 'Waterproof.' }), hit(jacket)] };
-    expect(composeAnswer(input('Is the rain jacket waterproof?', hits)).products).toEqual([jacket]);
+    const found = retrieval([], [hit({ ...tent, description: 'Waterproof.' }, 0.5), hit(jacket, 0.95)]);
+    expect(composeAnswer(input('Is the rain jacket waterproof?', found)).products).toEqual([jacket]);
   });
 
   it('answers from every retrieved chunk of the best document', () => {
-    const hits = {
-      passages: [
-        passage('Returns', 'You can return unused items within 60 days.'),
-        passage('Returns', 'To return an item, open Orders and select Return items.'),
-      ],
-      products: [],
-    };
-    expect(composeAnswer(input('How do I return an item?', hits)).content).toBe(
+    const found = retrieval([
+      passage('Returns', 'You can return unused items within 60 days.'),
+      passage('Returns', 'To return an item, open Orders and select Return items.'),
+    ]);
+    expect(composeAnswer(input('How do I return an item?', found)).content).toBe(
       'To return an item, open Orders and select Return items. You can return unused items within 60 days.\n\n_Source: Returns_',
     );
   });
 
-  it('breaks a coverage tie with the title', () => {
-    const hits = {
-      passages: [passage('Returns', 'Open Orders to return.'), passage('Opening hours', 'Monday to Friday, 8 am to 6 pm.')],
-      products: [],
-    };
-    expect(composeAnswer(input('When are you open?', hits)).content).toContain('_Source: Opening hours_');
-  });
-
-  it('keeps the store hits when none shares a term with the question', () => {
-    const hits = { passages: [], products: [hit(stove)] };
-    expect(composeAnswer(input('réchaud', hits)).products).toEqual([stove]);
-  });
-
   it('shows at most maxProducts products', () => {
     const many = [1, 2, 3, 4].map((n) => hit({ ...tent, id: `prod_${n}` }));
-    expect(composeAnswer(input('tent', { passages: [], products: many }, { maxProducts: 2 })).products).toHaveLength(2);
+    expect(composeAnswer(input('tent', retrieval([], many), { maxProducts: 2 })).products).toHaveLength(2);
+  });
+});
+
+describe('composeAnswer: abstaining below the threshold', () => {
+  it('does not quote a passage below the threshold: it says it does not know and cites nothing', () => {
+    const found = retrieval([passage('Cruise ships', 'Cruise ships are crowded.', 0.3)]);
+    const answer = composeAnswer(input('Is the swimming pool safe?', found));
+    expect(answer.content).not.toContain('crowded');
+    expect(answer.content).toContain("I couldn't find anything about “swimming pool safe”");
+    expect(answer.sources).toEqual([]);
+    expect(answer).toMatchObject({ answered: false, confidence: 0.3 });
+  });
+
+  it('offers the closest articles (links for web pages, quick replies otherwise) and a person, never as sources', () => {
+    const found = retrieval([
+      passage('Pools', 'Chlorine…', 0.2, 'https://help.example/pools'),
+      passage('Pools', 'More on pools…', 0.2, 'https://help.example/pools'),
+      passage('Hot tubs', 'Hot tubs…', 0.1),
+      passage('Sauna', 'Sauna…', 0.1, 'javascript:alert(1)'),
+    ]);
+    const answer = composeAnswer(input('Can I swim?', found, { maxPassages: 4, formTrigger: 'contact us' }));
+    expect(answer.actions).toEqual([
+      { type: 'link', label: 'Pools', url: 'https://help.example/pools' },
+      { type: 'reply', label: 'Hot tubs', text: 'Hot tubs' },
+      { type: 'reply', label: 'Sauna', text: 'Sauna' },
+      { type: 'reply', label: 'Talk to a person', text: 'I would like to talk to a person.' },
+      { type: 'reply', label: 'contact us', text: 'contact us' },
+    ]);
+    expect(answer.sources).toEqual([]);
+  });
+
+  it('answers at exactly the threshold', () => {
+    expect(composeAnswer(input('Shipping?', retrieval([passage('Shipping', 'We ship.', 0.35)]))).answered).toBe(true);
   });
 
   it('suggests the form trigger after a miss', () => {
-    const answer = composeAnswer(input('unicorns?', { passages: [], products: [] }, { formTrigger: 'talk to sales' }));
+    const answer = composeAnswer(input('unicorns?', retrieval([]), { formTrigger: 'talk to sales' }));
     expect(answer.content).toBe(
       "I couldn't find anything about “unicorns” in our knowledge base. Could you rephrase your question, or ask about another topic? If you'd rather talk to a person, just say “talk to sales”.",
     );

@@ -1,12 +1,12 @@
-import type { KnowledgeHits, KnowledgePassage, Product } from '@svc/core/store-kit';
+import type { MessageAction, MessageSource, Product, Retrieval, RetrievedPassage, RetrievedProduct } from '@svc/core/store-kit';
 import { escapeMarkdown, markdownLink } from './markdown.js';
 import type { Phrases } from './phrases.js';
 import { bestUnits, renderUnits, splitUnits } from './sentences.js';
-import { contentTerms, termCoverage } from './text.js';
+import { contentTerms } from './text.js';
 
 export interface AnswerInput {
   question: string;
-  hits: KnowledgeHits;
+  retrieval: Retrieval;
   phrases: Phrases;
   /** BCP 47, for price formatting. */
   language: string;
@@ -15,98 +15,77 @@ export interface AnswerInput {
   maxSentences: number;
   /** A form trigger to suggest when nothing matched, if the widget has one. */
   formTrigger: string | null;
+  /** Below this confidence (0-1) a passage or product is not an answer (DESIGN.md section 11). */
+  threshold: number;
 }
 
 export interface Answer {
   content: string;
   products: Product[];
+  /** The document the answer quotes; empty when it abstains or answers from products alone. */
+  sources: MessageSource[];
+  /** When it abstains: the closest articles ("did you mean"), a person and the form, as buttons. */
+  actions: MessageAction[];
+  answered: boolean;
+  /** The confidence the decision was taken on: the best of the passage's and the products'. */
+  confidence: number;
 }
 
-interface Ranked<T> {
-  item: T;
-  /** Question terms in the title and body. */
-  score: number;
-  /** Question terms in the title alone. */
-  titled: number;
-}
-
-/**
- * Re-ranks store hits by how many of the question's terms they contain, then by how many their title or name
- * contains, keeping the store's order among equals. Full-text rank favours documents that repeat a word;
- * coverage favours the one that answers every part of "do you ship to Canada", and a matching title ("Order
- * tracking" for "where is my order?") settles a tie.
- */
-function rerank<T>(
-  items: readonly T[],
-  terms: readonly string[],
-  body: (item: T) => string,
-  title: (item: T) => string,
-): Ranked<T>[] {
-  return items
-    .map((item, index) => ({
-      item,
-      index,
-      score: termCoverage(terms, `${title(item)}\n${body(item)}`),
-      titled: termCoverage(terms, title(item)),
-    }))
-    .sort((a, b) => b.score - a.score || b.titled - a.titled || a.index - b.index)
-    .map(({ item, score, titled }) => ({ item, score, titled }));
-}
+/** Suggestions offered when the agent does not know. */
+const MAX_SUGGESTIONS = 3;
 
 /**
- * Turns search hits into a Markdown answer: the best sentences of the best document's passages with its source,
- * and the best matching products in one line. Products lead instead when they match the question better than
- * any passage ("what tents do you have?"). With no hits at all, an honest miss. Passage text is the
- * knowledge base owner's Markdown and is quoted as such; only the visitor's words are escaped.
+ * Turns a retrieval into a Markdown answer (DESIGN.md section 11). A passage answers only when its confidence
+ * reaches the threshold: then the best sentences of that document's retrieved passages, with its source; products
+ * are shown only when they too reach it (a question about products), and lead when they match better than any
+ * passage ("what tents do you have?"). Below the threshold the agent says it does not know and offers the closest
+ * articles, a person and the form instead of quoting an unrelated passage: a wrong answer costs a site more than
+ * "I don't know". Passage text is the knowledge base owner's Markdown and is quoted as such; only the visitor's words
+ * are escaped.
  */
 export function composeAnswer(input: AnswerInput): Answer {
   const terms = contentTerms(input.question);
-  const passages = rerank(input.hits.passages.slice(0, input.maxPassages), terms, (p) => p.content, (p) => p.title);
-  const products = rerank(
-    input.hits.products.map((hit) => hit.product),
-    terms,
-    (p) => p.description ?? '',
-    (p) => p.name,
-  );
-  const topPassage = passages[0];
-  const topProductScore = products[0]?.score ?? 0;
-  if (topPassage === undefined && products.length === 0) return { content: notFound(input, terms), products: [] };
+  const passages = input.retrieval.passages.slice(0, input.maxPassages);
+  const top = passages[0];
+  const passageConfidence = top?.confidence ?? 0;
+  const products = confidentProducts(input.retrieval.products, input.threshold);
+  const productConfidence = products[0]?.confidence ?? 0;
+  const confidence = Math.max(passageConfidence, productConfidence);
+  const shown = products.slice(0, input.maxProducts).map((hit) => hit.product);
 
-  // When anything shares a term with the question, only the products matching best are shown: the others are
-  // the store's loose matches ("waterproof" finding a tent for "is the rain jacket waterproof?").
-  const anyCoverage = Math.max(topPassage?.score ?? 0, topProductScore) > 0;
-  const shown = products
-    .filter((product) => !anyCoverage || (product.score > 0 && product.score === topProductScore))
-    .slice(0, input.maxProducts)
-    .map((product) => ({ ...product.item }));
-  const productsLead = topProductScore > 0 && (topPassage === undefined || outranks(products[0], topPassage));
-
-  if (topPassage === undefined || productsLead) {
-    return { content: input.phrases.productsLead(productList(shown, input.language)), products: shown };
+  if (top === undefined || passageConfidence < input.threshold || productConfidence > passageConfidence) {
+    if (shown.length > 0) {
+      return { content: input.phrases.productsLead(productList(shown, input.language)), products: shown, sources: [], actions: [], answered: true, confidence };
+    }
+    return { content: notFound(input, terms), products: [], sources: [], actions: suggestions(input, passages), answered: false, confidence };
   }
-  const sameDocument = passages.map((p) => p.item).filter((p) => p.documentId === topPassage.item.documentId);
-  const blocks = [passageAnswer(sameDocument, terms, input), `_${input.phrases.source}: ${source(topPassage.item)}_`];
+  const sameDocument = passages.filter((p) => p.documentId === top.documentId);
+  const blocks = [passageAnswer(sameDocument, terms, input), `_${input.phrases.source}: ${markdownLink(top.title, top.url)}_`];
   if (shown.length > 0) blocks.push(input.phrases.productsAlso(productList(shown, input.language)));
-  return { content: blocks.filter((block) => block !== '').join('\n\n'), products: shown };
+  return {
+    content: blocks.filter((block) => block !== '').join('\n\n'),
+    products: shown,
+    sources: [{ documentId: top.documentId, title: top.title, url: top.url }],
+    actions: [],
+    answered: true,
+    confidence,
+  };
 }
 
 /**
- * Whether the best product answers better than the best passage: more of the question's terms, or as many and more
- * of them in its name than the passage has in its title. A full tie goes to the passage, whose text explains.
+ * The products that answer the question: those reaching the threshold and matching as much of it as the best one
+ * (the others are the store's loose matches, "waterproof" finding a tent for "is the rain jacket waterproof?").
  */
-function outranks(product: Ranked<Product> | undefined, passage: Ranked<KnowledgePassage>): boolean {
-  if (product === undefined) return false;
-  return product.score > passage.score || (product.score === passage.score && product.titled > passage.titled);
+function confidentProducts(products: readonly RetrievedProduct[], threshold: number): RetrievedProduct[] {
+  const best = Math.max(0, ...products.map((hit) => hit.confidence));
+  if (best < threshold) return [];
+  return products.filter((hit) => hit.confidence >= best - 1e-9);
 }
 
 /** Sentences from every retrieved chunk of the best document: a store may split an answer across chunks. */
-function passageAnswer(passages: readonly KnowledgePassage[], terms: readonly string[], input: AnswerInput): string {
+function passageAnswer(passages: readonly RetrievedPassage[], terms: readonly string[], input: AnswerInput): string {
   const text = passages.map((passage) => passage.content).join('\n\n');
   return renderUnits(bestUnits(splitUnits(text), terms, input.maxSentences));
-}
-
-function source(passage: KnowledgePassage): string {
-  return markdownLink(passage.title, passage.url);
 }
 
 function notFound(input: AnswerInput, terms: readonly string[]): string {
@@ -116,6 +95,36 @@ function notFound(input: AnswerInput, terms: readonly string[]): string {
   const lines = [input.phrases.notFound(topic), input.phrases.notFoundHint];
   if (input.formTrigger !== null) lines.push(input.phrases.formHint(escapeMarkdown(input.formTrigger)));
   return lines.join(' ');
+}
+
+/**
+ * What the visitor may do instead, as buttons: the closest articles (a link when the document has a web address,
+ * else a quick reply asking its title), then a person, then the widget's form. Never sources: the agent did not
+ * answer from them.
+ */
+function suggestions(input: AnswerInput, passages: readonly RetrievedPassage[]): MessageAction[] {
+  const actions: MessageAction[] = [];
+  const seen = new Set<string>();
+  for (const passage of passages) {
+    if (seen.has(passage.documentId) || seen.size >= MAX_SUGGESTIONS) continue;
+    seen.add(passage.documentId);
+    const url = webAddress(passage.url);
+    actions.push(url === null ? { type: 'reply', label: passage.title, text: passage.title } : { type: 'link', label: passage.title, url });
+  }
+  actions.push({ type: 'reply', label: input.phrases.askPerson.label, text: input.phrases.askPerson.text });
+  if (input.formTrigger !== null) actions.push({ type: 'reply', label: input.formTrigger, text: input.formTrigger });
+  return actions;
+}
+
+/** Only http(s) addresses become links (DESIGN.md section 13); anything else is offered as a question instead. */
+function webAddress(url: string | null): string | null {
+  if (url === null) return null;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.href : null;
+  } catch {
+    return null;
+  }
 }
 
 /** What the agent reads of a product: enough to match and to count as input tokens. */

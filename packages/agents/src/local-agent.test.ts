@@ -22,7 +22,7 @@ function countingKnowledge(): Pick<StoreOps, 'searchKnowledge'> & { calls: numbe
 }
 
 const noHits: Pick<StoreOps, 'searchKnowledge'> = {
-  searchKnowledge: async (): Promise<KnowledgeHits> => ({ passages: [], products: [] }),
+  searchKnowledge: async (): Promise<KnowledgeHits> => ({ passages: [], products: [], terms: { passages: 0, frequencies: {} } }),
 };
 
 describe('local agent: answers from the knowledge base', () => {

@@ -1,5 +1,7 @@
-import type { Agent, AgentReply, AgentRequest, FormDefinition, StoreOps, SurfacedForm, Widget } from '@svc/core/store-kit';
+import type { Agent, AgentReply, AgentRequest, FormDefinition, MessageAction, MessageOutcome, MessageSource, SurfacedForm, Widget } from '@svc/core/store-kit';
 import { zeroMeters } from '@svc/core/store-kit';
+import { retrieverOf, type Knowledge } from './knowledge.js';
+import type { KnowledgeRetriever } from '@svc/core/store-kit';
 import { abortable } from './abort.js';
 import { composeAnswer, productText } from './compose-answer.js';
 import { deltaSinkOf, sentencePieces } from './deltas.js';
@@ -8,12 +10,15 @@ import { escapeMarkdown } from './markdown.js';
 import { phrasesFor, primaryLanguage } from './phrases.js';
 import { asksForPerson } from './handoff-request.js';
 import type { Phrases } from './phrases.js';
-import { detectSmallTalk } from './small-talk.js';
+import { detectSmallTalk, questionPart } from './small-talk.js';
 import { measureUsage } from './tokens.js';
 
 export interface LocalAgentOptions {
-  /** Where answers come from: any store, or anything else that ranks knowledge like one. */
-  knowledge: Pick<StoreOps, 'searchKnowledge'>;
+  /**
+   * Where answers come from: the service's retrieval (`createRetriever`, with the providers the deployment has), or
+   * a store, searched with full text alone.
+   */
+  knowledge: Knowledge;
   /** Passages considered per question. Default 3. */
   maxPassages?: number;
   /** Products shown per reply. Default 3. */
@@ -24,12 +29,12 @@ export interface LocalAgentOptions {
   historyWindow?: number;
 }
 
-type Settings = Required<LocalAgentOptions>;
+type Settings = Required<Omit<LocalAgentOptions, 'knowledge'>> & { knowledge: KnowledgeRetriever };
 
 /** Defaults resolved in one place; `??` so that an explicit 0 is honoured rather than replaced. */
 function resolveSettings(options: LocalAgentOptions): Settings {
   return {
-    knowledge: options.knowledge,
+    knowledge: retrieverOf(options.knowledge),
     maxPassages: options.maxPassages ?? 3,
     maxProducts: options.maxProducts ?? 3,
     maxSentences: options.maxSentences ?? 3,
@@ -43,9 +48,13 @@ interface Draft {
   forms?: SurfacedForm[];
   sessionEnded?: boolean;
   handoff?: boolean;
+  sources?: MessageSource[];
+  actions?: MessageAction[];
+  outcome?: MessageOutcome;
+  confidence?: number;
   /** Retrieved texts the agent read, beyond the instructions, history and message. */
   retrieved?: string[];
-  retrievals?: number;
+  meters?: Partial<AgentReply['meters']>;
 }
 
 /**
@@ -112,39 +121,42 @@ function greeting(widget: Widget, language: string, phrases: Phrases): string {
 }
 
 async function answerDraft(request: AgentRequest, settings: Settings, phrases: Phrases): Promise<Draft> {
-  const { widget, message } = request;
-  const knowledgeBaseIds = widget.knowledgeBaseIds;
+  const { widget } = request;
+  const message = questionPart(request.message);
   // A widget without knowledge bases has nothing to search: an honest miss, and no retrieval to bill.
-  const hits =
-    knowledgeBaseIds.length === 0
-      ? { passages: [], products: [] }
-      : await abortable(
-          settings.knowledge.searchKnowledge({
-            knowledgeBaseIds,
-            text: message,
-            language: request.language,
-            limit: Math.max(1, settings.maxPassages, settings.maxProducts),
-          }),
-          request.signal,
-        );
+  const retrieval = await abortable(
+    settings.knowledge.retrieve({
+      knowledgeBaseIds: widget.knowledgeBaseIds,
+      text: message,
+      language: request.language,
+      limit: Math.max(1, settings.maxPassages, settings.maxProducts),
+      signal: request.signal,
+    }),
+    request.signal,
+  );
   const answer = composeAnswer({
     question: message,
-    hits,
+    retrieval,
     phrases,
     language: request.language,
     maxPassages: settings.maxPassages,
     maxProducts: settings.maxProducts,
     maxSentences: settings.maxSentences,
     formTrigger: firstTrigger(widget.forms),
+    threshold: widget.confidenceThreshold,
   });
   return {
     content: answer.content,
     products: answer.products,
+    sources: answer.sources,
+    actions: answer.actions,
+    outcome: answer.answered ? 'answered' : 'unanswered',
+    confidence: answer.confidence,
     retrieved: [
-      ...hits.passages.map((passage) => passage.content),
-      ...hits.products.map((hit) => productText(hit.product)),
+      ...retrieval.passages.map((passage) => passage.content),
+      ...retrieval.products.map((hit) => productText(hit.product)),
     ],
-    retrievals: knowledgeBaseIds.length === 0 ? 0 : 1,
+    meters: retrieval.meters,
   };
 }
 
@@ -159,11 +171,14 @@ function finish(request: AgentRequest, settings: Settings, draft: Draft): AgentR
   return {
     content: draft.content,
     products: draft.products ?? [],
-    actions: [],
+    actions: draft.actions ?? [],
     forms: draft.forms ?? [],
     sessionEnded: draft.sessionEnded ?? false,
     ...(draft.handoff ? { handoff: true } : {}),
+    sources: draft.sources ?? [],
+    ...(draft.outcome === undefined ? {} : { outcome: draft.outcome }),
+    confidence: draft.confidence ?? null,
     usage: measureUsage(read, draft.content),
-    meters: { ...zeroMeters(), retrievals: draft.retrievals ?? 0 },
+    meters: { ...zeroMeters(), ...draft.meters },
   };
 }

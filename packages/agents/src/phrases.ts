@@ -13,6 +13,8 @@ export interface Phrases {
   /** `topic` is the visitor's key words, escaped, or null when there were none. */
   notFound(topic: string | null): string;
   notFoundHint: string;
+  /** The quick reply offered when the agent does not know: its button label, and the message it sends (which asks for a person). */
+  askPerson: { label: string; text: string };
   /** Offered after a miss when a form can put the visitor in touch with a person. */
   formHint(trigger: string): string;
   formLeadIn(title: string): string;
@@ -35,6 +37,7 @@ const en: Phrases = {
       ? "I couldn't find that in our knowledge base."
       : `I couldn't find anything about “${topic}” in our knowledge base.`,
   notFoundHint: 'Could you rephrase your question, or ask about another topic?',
+  askPerson: { label: 'Talk to a person', text: 'I would like to talk to a person.' },
   formHint: (trigger) => `If you'd rather talk to a person, just say “${trigger}”.`,
   formLeadIn: (title) => `Sure! Please fill in the form below (**${title}**) and we'll get back to you.`,
   formReceived: (title) => `Thank you! We received your answers to **${title}** and will get back to you soon. Anything else I can help with?`,
@@ -54,6 +57,7 @@ const fr: Phrases = {
       ? "Je n'ai pas trouvé cela dans notre base de connaissances."
       : `Je n'ai rien trouvé sur « ${topic} » dans notre base de connaissances.`,
   notFoundHint: 'Pourriez-vous reformuler votre question, ou poser une question sur un autre sujet ?',
+  askPerson: { label: 'Parler à une personne', text: 'Je voudrais parler à une personne.' },
   formHint: (trigger) => `Si vous préférez parler à une personne, écrivez simplement « ${trigger} ».`,
   formLeadIn: (title) => `Bien sûr ! Remplissez le formulaire ci-dessous (**${title}**) et nous reviendrons vers vous.`,
   formReceived: (title) => `Merci ! Nous avons bien reçu vos réponses (**${title}**) et reviendrons vers vous rapidement. Puis-je vous aider pour autre chose ?`,
@@ -73,6 +77,7 @@ const de: Phrases = {
       ? 'Dazu habe ich in unserer Wissensdatenbank nichts gefunden.'
       : `Zu „${topic}“ habe ich in unserer Wissensdatenbank nichts gefunden.`,
   notFoundHint: 'Könnten Sie Ihre Frage anders formulieren oder nach einem anderen Thema fragen?',
+  askPerson: { label: 'Mit einem Menschen sprechen', text: 'Ich möchte mit einem Menschen sprechen.' },
   formHint: (trigger) => `Wenn Sie lieber mit einem Menschen sprechen möchten, schreiben Sie einfach „${trigger}“.`,
   formLeadIn: (title) => `Gern! Bitte füllen Sie das Formular unten aus (**${title}**), wir melden uns bei Ihnen.`,
   formReceived: (title) => `Danke! Wir haben Ihre Angaben (**${title}**) erhalten und melden uns bald. Kann ich sonst noch helfen?`,
@@ -92,6 +97,7 @@ const es: Phrases = {
       ? 'No he encontrado eso en nuestra base de conocimientos.'
       : `No he encontrado nada sobre «${topic}» en nuestra base de conocimientos.`,
   notFoundHint: '¿Podrías reformular la pregunta o preguntar por otro tema?',
+  askPerson: { label: 'Hablar con una persona', text: 'Quiero hablar con una persona.' },
   formHint: (trigger) => `Si prefieres hablar con una persona, escribe «${trigger}».`,
   formLeadIn: (title) => `¡Claro! Rellena el formulario de abajo (**${title}**) y nos pondremos en contacto contigo.`,
   formReceived: (title) => `¡Gracias! Hemos recibido tus respuestas (**${title}**) y te contactaremos pronto. ¿Puedo ayudarte con algo más?`,

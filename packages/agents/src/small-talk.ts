@@ -80,3 +80,21 @@ export function detectSmallTalk(message: string, names: readonly string[] = []):
   if (found.has('thanks')) return 'thanks';
   return null;
 }
+
+/**
+ * The question after an opening greeting or thanks: "Thanks, and what about shipping to Australia?" → "what about
+ * shipping to australia". What is searched is the topic; politeness words found in no document would otherwise
+ * count against the answer's confidence. The message unchanged when it does not open with a greeting or thanks.
+ */
+export function questionPart(message: string): string {
+  const tokens = words(message);
+  let at = 0;
+  let polite = false;
+  while (at < tokens.length) {
+    const entry = ENTRIES.find((candidate) => candidate.kind !== 'farewell' && matchAt(tokens, at, candidate));
+    if (entry === undefined || (entry.kind === 'filler' && !polite)) break;
+    polite ||= entry.kind !== 'filler';
+    at += entry.words.length;
+  }
+  return polite && at < tokens.length ? tokens.slice(at).join(' ') : message;
+}

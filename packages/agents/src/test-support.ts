@@ -1,3 +1,4 @@
+import { DEFAULT_CONFIDENCE_THRESHOLD } from '@svc/core/store-kit';
 import type { AgentRequest, Session, Store, Widget } from '@svc/core/store-kit';
 import { createMemoryStore } from '@svc/core/testing';
 import { DEMO_FORMS } from './demo/demo-forms.js';
@@ -33,6 +34,7 @@ export function demoWidget(overrides: Partial<Widget> = {}): Widget {
     knowledgeBaseIds: [KNOWLEDGE_BASE_ID],
     forms: DEMO_FORMS,
     sessionTtlSeconds: 86_400,
+    confidenceThreshold: DEFAULT_CONFIDENCE_THRESHOLD,
     theme: {},
     identitySecrets: [],
     createdAt: CREATED,

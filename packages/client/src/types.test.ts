@@ -119,8 +119,17 @@ describe('inferred types', () => {
     expectTypeOf<KnowledgeBase>().toEqualTypeOf<{ id: string; name: string; createdAt: string }>();
     expectTypeOf<KnowledgeBaseDetail>().toMatchTypeOf<KnowledgeBase & { products: number; documents: number }>();
     expectTypeOf<KnowledgeDocument>().toEqualTypeOf<{ id: string; knowledgeBaseId: string; title: string; url: string | null; createdAt: string }>();
-    expectTypeOf<KnowledgeSearchResult['passages'][number]>().toEqualTypeOf<{ documentId: string; title: string; url: string | null; content: string; rank: number }>();
-    expectTypeOf<KnowledgeSearchResult['products'][number]>().toMatchTypeOf<Product & { rank: number }>();
+    expectTypeOf<KnowledgeSearchResult['passages'][number]>().toEqualTypeOf<{
+      documentId: string;
+      title: string;
+      url: string | null;
+      content: string;
+      rank: number;
+      score: number;
+      confidence: number;
+      retrievers: Array<'text' | 'vector' | 'rerank'>;
+    }>();
+    expectTypeOf<KnowledgeSearchResult['products'][number]>().toMatchTypeOf<Product & { rank: number; confidence: number }>();
     expectTypeOf<UpsertedProducts>().toEqualTypeOf<{ upserted: number }>();
     expectTypeOf<Deleted>().toEqualTypeOf<{ id: string; deleted: true }>();
   });

@@ -1,5 +1,5 @@
 import type { AgentMeters, TokenUsage } from './credits.js';
-import type { MessageAction, Product, Session, StoredMessage, SurfacedForm, VisitorContext, Widget } from './domain.js';
+import type { MessageAction, MessageSource, Product, Session, StoredMessage, SurfacedForm, MessageOutcome, VisitorContext, Widget } from './domain.js';
 
 /** Claims of a verified identity (spec 2.3): from an `identity` object or a verified widget token. */
 export interface IdentityClaims {
@@ -53,6 +53,15 @@ export interface AgentReply {
    * silent until an operator releases it. The reply's content tells the visitor a person will answer.
    */
   handoff?: boolean;
+  /** The knowledge documents the answer used; empty when it used none (small talk, or it did not know). */
+  sources?: MessageSource[];
+  /**
+   * What the turn came to (DESIGN.md section 12). Absent: the engine infers it (`handed_off`, `form`, `ended` or
+   * `answered`); an agent that did not know says `unanswered`.
+   */
+  outcome?: MessageOutcome;
+  /** The retrieval confidence the reply was decided on, 0-1; absent or null when the agent did not search. */
+  confidence?: number | null;
   usage: TokenUsage;
   meters: AgentMeters;
 }

@@ -6,6 +6,7 @@ import type { CursorCodec } from './cursor.js';
 import type { EngineLogger, ReplyFormatter } from './engine/context.js';
 import type { Ids } from './ids.js';
 import type { Store } from './store/store.js';
+import type { KnowledgeRetriever } from './retrieval/retrieve.js';
 
 /**
  * THE context (DESIGN.md section 3b): what every operation of the core works with, the ports and the resolved
@@ -15,6 +16,8 @@ import type { Store } from './store/store.js';
 export interface CoreContext {
   store: Store;
   agent: Agent;
+  /** The one retrieval (DESIGN.md section 11) behind `…/search`; the agents are given the same one. */
+  retriever: KnowledgeRetriever;
   clock: Clock;
   ids: Ids;
   pricing: Pricing;
@@ -44,7 +47,7 @@ export interface CoreContext {
 /** The public API's operations and the turn pipeline: everything but the operator-side policy. */
 export type EngineContext = Omit<CoreContext, 'urlProblem' | 'passwords'>;
 /** Operator operations on an account's configuration (widgets, keys, webhooks, knowledge, deliveries, analytics). */
-export type AdminContext = Pick<CoreContext, 'store' | 'clock' | 'ids' | 'urlProblem'>;
+export type AdminContext = Pick<CoreContext, 'store' | 'retriever' | 'clock' | 'ids' | 'urlProblem'>;
 /** Operators and their console sessions: a password hasher is required here. */
 export type OperatorContext = Pick<CoreContext, 'store' | 'clock' | 'ids'> & { passwords: PasswordHasher };
 /** Operators' work on conversations (handoff, replies): the reply formatter and the delivery wake-up are optional. */

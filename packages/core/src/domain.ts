@@ -79,6 +79,11 @@ export interface Widget {
   forms: FormDefinition[];
   /** Inactivity after which an active session expires. */
   sessionTtlSeconds: number;
+  /**
+   * 0-1: below this retrieval confidence the agent does not answer from a passage; it says it does not know and
+   * offers the closest articles and a person (DESIGN.md section 11).
+   */
+  confidenceThreshold: number;
   theme: WidgetTheme;
   /** Newest first. Empty: the widget accepts no identity tokens. */
   identitySecrets: IdentitySecret[];
@@ -195,12 +200,25 @@ export interface SurfacedForm {
   questions: FormQuestion[];
 }
 
-export interface MessageAction {
-  type: string;
-  label: string;
-  value?: string;
-  url?: string;
+/**
+ * A button under a reply (DESIGN.md section 13): `reply` sends `text` as the visitor's next message (a quick reply),
+ * `link` opens an http(s) address in a new tab.
+ */
+export type MessageAction = { type: 'reply'; label: string; text: string } | { type: 'link'; label: string; url: string };
+
+/** A knowledge document an answer used (DESIGN.md section 11); suggestions offered instead of an answer are not sources. */
+export interface MessageSource {
+  documentId: string;
+  title: string;
+  url: string | null;
 }
+
+/**
+ * What became of a visitor's message (DESIGN.md section 12): answered from knowledge (or small talk), unanswered
+ * (the agent did not know), handed to a person, answered with a form, or the conversation ended.
+ */
+export type MessageOutcome = 'answered' | 'unanswered' | 'handed_off' | 'form' | 'ended';
+export const MESSAGE_OUTCOMES: readonly MessageOutcome[] = ['answered', 'unanswered', 'handed_off', 'form', 'ended'];
 
 /** Set on the messages a person wrote (role `assistant`); AI and visitor messages have none. */
 export interface MessageAuthor {
@@ -225,6 +243,11 @@ export interface StoredMessage {
   createdAt: Date;
   /** Operator messages only (absent, not undefined, on every other message). */
   author?: MessageAuthor;
+  /** AI replies: the documents the answer used (absent on visitor and operator messages, and on older replies). */
+  sources?: MessageSource[];
+  /** AI replies: what the turn came to, and the retrieval confidence it was decided on (null: no retrieval). */
+  outcome?: MessageOutcome;
+  confidence?: number | null;
 }
 
 export interface KnowledgeBase {

@@ -32,6 +32,9 @@ export { ANY_ACCOUNT } from './admin/context.js';
 export type { AccountScope } from './admin/context.js';
 export { DEFAULT_PRICING } from './credits.js';
 export { principalOf } from './principal.js';
+export { createRetriever, DEFAULT_CONFIDENCE_THRESHOLD } from './retrieval/retrieve.js';
+export type { KnowledgeRetriever, RetrieverOptions } from './retrieval/retrieve.js';
+export type { EmbeddingProvider, RerankProvider } from './retrieval/providers.js';
 export type { Credits, Pricing } from './credits.js';
 export type {
   Account,

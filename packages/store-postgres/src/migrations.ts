@@ -421,6 +421,14 @@ alter table sessions add column resolved_by_operator boolean not null default fa
 update sessions set handed_off = true where handoff is not null;
 `;
 
+/** DESIGN.md sections 11 and 12: what an answer used, what the turn came to, and the widget's abstention threshold. */
+const answerQuality = /* sql */ `
+alter table messages add column sources jsonb;
+alter table messages add column outcome text check (outcome in ('answered', 'unanswered', 'handed_off', 'form', 'ended'));
+alter table messages add column confidence double precision;
+alter table widgets add column confidence_threshold double precision not null default 0.4;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', sql: initial },
   { version: 2, name: 'callbacks_and_identity', sql: callbacksAndIdentity },
@@ -430,4 +438,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 6, name: 'handoff_and_session_events', sql: handoffAndSessionEvents },
   { version: 7, name: 'operators', sql: operators },
   { version: 8, name: 'session_outcomes', sql: sessionOutcomes },
+  { version: 9, name: 'answer_quality', sql: answerQuality },
 ];

@@ -1,4 +1,4 @@
-import type { Account, ApiKey, ConsoleSession, Credits, Delivery, WebhookEndpoint, FormDefinition, IdentityClaims, IdentitySecret, KnowledgeBase, KnowledgeDocument, LedgerEntry, Handoff, MessageAction, MessageAuthor, Operator, Product, Scope, Session, StoredMessage, SurfacedForm, TokenUsage, TurnJob, Visitor, VisitorContext, Widget, WidgetTheme } from '@svc/core/store-kit';
+import type { Account, ApiKey, ConsoleSession, Credits, Delivery, WebhookEndpoint, FormDefinition, IdentityClaims, IdentitySecret, KnowledgeBase, KnowledgeDocument, LedgerEntry, Handoff, MessageAction, MessageAuthor, MessageOutcome, MessageSource, Operator, Product, Scope, Session, StoredMessage, SurfacedForm, TokenUsage, TurnJob, Visitor, VisitorContext, Widget, WidgetTheme } from '@svc/core/store-kit';
 
 /**
  * Rows as both drivers return them: `timestamptz` as Date, JSONB parsed, `double precision` and `integer` as numbers.
@@ -56,6 +56,7 @@ export interface WidgetRow {
   knowledge_base_ids: string[];
   forms: FormDefinition[];
   session_ttl_seconds: number;
+  confidence_threshold: number;
   theme: WidgetTheme;
   identity_secrets: StoredIdentitySecret[];
   created_at: Date;
@@ -79,6 +80,7 @@ export const toWidget = (row: WidgetRow): Widget => ({
   knowledgeBaseIds: row.knowledge_base_ids,
   forms: row.forms,
   sessionTtlSeconds: row.session_ttl_seconds,
+  confidenceThreshold: row.confidence_threshold,
   theme: row.theme,
   identitySecrets: row.identity_secrets.map(toIdentitySecret),
   createdAt: row.created_at,
@@ -254,6 +256,9 @@ export interface MessageRow {
   usage: TokenUsage | null;
   created_at: Date;
   author: MessageAuthor | null;
+  sources: MessageSource[] | null;
+  outcome: MessageOutcome | null;
+  confidence: number | null;
 }
 
 export const toMessage = (row: MessageRow): StoredMessage => ({
@@ -272,6 +277,9 @@ export const toMessage = (row: MessageRow): StoredMessage => ({
   createdAt: row.created_at,
   // Operator replies only: every other message has no `author` at all, as the memory store keeps them.
   ...(row.author === null || row.author === undefined ? {} : { author: row.author }),
+  // AI replies only, as the memory store keeps them: other messages have none of the three.
+  ...(row.sources === null || row.sources === undefined ? {} : { sources: row.sources }),
+  ...(row.outcome === null || row.outcome === undefined ? {} : { outcome: row.outcome, confidence: row.confidence }),
 });
 
 export interface VisitorRow {

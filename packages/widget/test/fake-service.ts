@@ -197,6 +197,7 @@ export function createFakeService() {
       content: 'Reply',
       products: [],
       actions: [],
+      sources: [],
       sessionEnded: false,
       credits: CREDITS,
       usage: { inputTokens: 1, outputTokens: 1 },

@@ -1,4 +1,5 @@
-import type { Agent, AgentReply, AgentRequest, StoreOps } from '@svc/core/store-kit';
+import type { Agent, AgentReply, AgentRequest, KnowledgeRetriever } from '@svc/core/store-kit';
+import { retrieverOf, type Knowledge } from '../knowledge.js';
 import { generateText, stepCountIs, streamText } from 'ai';
 import type { LanguageModel, ModelMessage, TextStreamPart, ToolSet } from 'ai';
 import { abortable } from '../abort.js';
@@ -16,8 +17,8 @@ import { createTurnTools } from './turn-tools.js';
 export interface LlmAgentOptions {
   /** An AI SDK model, e.g. `createOpenAI({ apiKey }).chat('gpt-4o-mini')`; see `createLlmAgentFromEnv`. */
   model: LanguageModel;
-  /** What `search_knowledge` and `search_products` query: the store. */
-  knowledge: Pick<StoreOps, 'searchKnowledge'>;
+  /** What `search_knowledge` and `search_products` query: the service's retrieval, or a store (full text alone). */
+  knowledge: Knowledge;
   /** Model calls per turn, tool round trips included. Default 5; at least 1. */
   maxSteps?: number;
   /** Retries of a failed provider call (429, 5xx, network), honouring Retry-After. Default 2, as the AI SDK's. */
@@ -33,7 +34,7 @@ export interface LlmAgentOptions {
 interface Settings {
   model: LanguageModel;
   label: string;
-  knowledge: Pick<StoreOps, 'searchKnowledge'>;
+  knowledge: KnowledgeRetriever;
   maxSteps: number;
   maxRetries: number;
   temperature: number | undefined;
@@ -46,7 +47,7 @@ function resolveSettings(options: LlmAgentOptions): Settings {
   const settings: Settings = {
     model: options.model,
     label: typeof options.model === 'string' ? options.model : `${options.model.provider}:${options.model.modelId}`,
-    knowledge: options.knowledge,
+    knowledge: retrieverOf(options.knowledge),
     maxSteps: options.maxSteps ?? 5,
     maxRetries: options.maxRetries ?? 2,
     temperature: options.temperature,

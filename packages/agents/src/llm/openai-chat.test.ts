@@ -52,6 +52,8 @@ describe('LLM agent on OpenAI Chat Completions', () => {
       actions: [],
       forms: [],
       sessionEnded: false,
+      sources: [],
+      confidence: null,
       usage: { inputTokens: 812, outputTokens: 54 },
       meters: { retrievals: 0, embeddings: 0, reranks: 0, pluginCalls: 0, pluginReranks: 0, crawledPages: 0, orchestrationSteps: 0 },
     });
@@ -161,15 +163,47 @@ describe('LLM agent on OpenAI Chat Completions', () => {
     const reply = await openai().reply(demoRequest('Do you ship to Canada?'));
 
     const toolMessage = endpoint.requests[1]?.body.messages.find((message) => message.role === 'tool');
-    const result = JSON.parse(toolMessage?.content ?? 'null') as { passages: Array<{ title: string; url: string | null; content: string }> };
+    const result = JSON.parse(toolMessage?.content ?? 'null') as {
+      confidence: number;
+      threshold: number;
+      answerable: boolean;
+      passages: Array<{ title: string; url: string | null; content: string; confidence: number }>;
+    };
     expect(result.passages.length).toBeGreaterThan(0);
     expect(result.passages[0]).toEqual({
       title: 'Shipping and delivery',
       url: 'https://northwind-outfitters.example/help/shipping',
       content: expect.stringContaining('Canada'),
+      confidence: expect.any(Number),
     });
+    // The model sees the confidence, the widget's threshold and whether it may answer from these passages.
+    expect(result.threshold).toBe(0.4);
+    expect(result.confidence).toBeGreaterThanOrEqual(result.threshold);
+    expect(result.answerable).toBe(true);
     expect(reply.products).toEqual([]);
     expect(reply.meters.retrievals).toBe(1);
+    expect(reply.sources).toEqual([
+      { documentId: expect.any(String), title: 'Shipping and delivery', url: 'https://northwind-outfitters.example/help/shipping' },
+    ]);
+    expect(reply.confidence).toBe(result.confidence);
+    expect(reply.outcome).toBeUndefined();
+  });
+
+  it('tells the model a search below the threshold is not answerable, and records the turn as unanswered with no sources', async () => {
+    const endpoint = mockEndpoint<OpenAIChatRequest>(server, CHAT_COMPLETIONS, [
+      () => jsonResponse(chatToolCalls([{ id: 'call_k', name: 'search_knowledge', args: { query: 'cruise ship swimming pool' } }])),
+      () => jsonResponse(chatText("I'm sorry, I don't know that.")),
+    ]);
+
+    const reply = await openai().reply(demoRequest('Is the swimming pool on a cruise ship safe?'));
+
+    const toolMessage = endpoint.requests[1]?.body.messages.find((message) => message.role === 'tool');
+    const result = JSON.parse(toolMessage?.content ?? 'null') as { confidence: number; threshold: number; answerable: boolean };
+    expect(result.answerable).toBe(false);
+    expect(result.confidence).toBeLessThan(result.threshold);
+    expect(reply.sources).toEqual([]);
+    expect(reply.outcome).toBe('unanswered');
+    expect(reply.confidence).toBe(result.confidence);
   });
 
   it('surfaces a form with show_form and stops there, with a localized lead-in when the model wrote none', async () => {

@@ -88,6 +88,8 @@ describe('LLM agent streaming on OpenAI Chat Completions', () => {
       actions: [],
       forms: [],
       sessionEnded: false,
+      sources: [],
+      confidence: null,
       usage: { inputTokens: 812, outputTokens: 54 },
       meters: { retrievals: 0, embeddings: 0, reranks: 0, pluginCalls: 0, pluginReranks: 0, crawledPages: 0, orchestrationSteps: 0 },
     });

@@ -82,7 +82,7 @@ function rules(offer: ToolOffer): string[] {
   if (offer.search) {
     list.push(
       `Use the tools: call ${TOOL.searchKnowledge} for questions about the business and ${TOOL.searchProducts} for products before you answer.`,
-      'Answer from what the tools return and from the instructions above. When they do not cover the question, say you do not know and suggest another way to get help; do not guess.',
+      'Answer only from what the tools return and from the instructions above. When a search says it is not answerable (its passages fall below the site’s confidence threshold) or the passages do not cover the question, say plainly that you do not know, suggest the closest article or a person, and do not guess.',
     );
   } else {
     list.push('You have no knowledge base: answer only from the instructions above, and say so when they do not cover the question.');

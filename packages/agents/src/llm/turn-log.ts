@@ -1,4 +1,4 @@
-import type { Product, SurfacedForm } from '@svc/core/store-kit';
+import type { MessageSource, Product, SurfacedForm } from '@svc/core/store-kit';
 
 /**
  * What the tools did during one turn. The reply is built from it rather than from the model's words: products,
@@ -15,8 +15,15 @@ export interface TurnLog {
   handoff: boolean;
   /** Searches the store answered (knowledge and products): each is a billed retrieval. */
   retrievals: number;
+  /** Texts embedded and rerank calls made by those searches (optional providers). */
+  embeddings: number;
+  reranks: number;
+  /** Documents `search_knowledge` returned at or above the widget's threshold, first sighting first: the reply's sources. */
+  sources: Map<string, MessageSource>;
+  /** The best confidence any knowledge search reached this turn; null when none ran. */
+  confidence: number | null;
 }
 
 export function createTurnLog(): TurnLog {
-  return { products: new Map(), form: null, ended: false, handoff: false, retrievals: 0 };
+  return { products: new Map(), form: null, ended: false, handoff: false, retrievals: 0, embeddings: 0, reranks: 0, sources: new Map(), confidence: null };
 }

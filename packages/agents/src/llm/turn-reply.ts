@@ -46,11 +46,19 @@ export function buildReply(input: ReplyInput): AgentReply {
     forms,
     sessionEnded,
     ...(log.handoff ? { handoff: true } : {}),
+    sources: [...log.sources.values()],
+    // Searched and found nothing confident, and no other way forward: the model was told to say it does not know.
+    ...(log.confidence !== null && log.sources.size === 0 && products.length === 0 && forms.length === 0 && !log.handoff && !sessionEnded
+      ? { outcome: 'unanswered' as const }
+      : {}),
+    confidence: log.confidence,
     usage: usageOf(result, content),
     meters: {
       ...zeroMeters(),
       retrievals: log.retrievals,
-      // Embeddings, reranks and plugins stay 0: search is the store's full-text ranking and there are no plugins.
+      embeddings: log.embeddings,
+      reranks: log.reranks,
+      // Plugins stay 0 until the widget has tools.
       orchestrationSteps: Math.max(0, result.steps - 1),
     },
   };

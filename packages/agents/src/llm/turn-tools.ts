@@ -1,4 +1,4 @@
-import type { AgentRequest, StoreOps, Widget } from '@svc/core/store-kit';
+import type { AgentRequest, KnowledgeRetriever, Widget } from '@svc/core/store-kit';
 import type { ToolSet } from 'ai';
 import { createEndConversationTool, createRequestHandoffTool, createShowFormTool } from './action-tools.js';
 import { createKnowledgeTools } from './knowledge-tools.js';
@@ -30,7 +30,7 @@ export function toolOffer(widget: Widget): ToolOffer {
 
 export interface TurnToolsInput {
   request: AgentRequest;
-  knowledge: Pick<StoreOps, 'searchKnowledge'>;
+  knowledge: KnowledgeRetriever;
   searchLimit: number;
   log: TurnLog;
 }

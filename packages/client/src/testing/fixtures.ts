@@ -48,6 +48,7 @@ export const reply: MessageReply = {
   content: 'We ship to Canada in 5-7 days.',
   products: [{ id: 'tent-2p', name: 'Trail Tent 2P', price: 249 }],
   actions: [],
+  sources: [],
   sessionEnded: false,
   credits: { chat: 1, retrieval: 1, orchestration: 0, embedding: 0, rerank: 0, plugin: 0, pluginRerank: 0, crawler: 0 },
   usage: { inputTokens: 120, outputTokens: 40 },
@@ -77,8 +78,9 @@ export function document(n: number): KnowledgeDocument {
 }
 
 export const searchResult: KnowledgeSearchResult = {
-  passages: [{ documentId: 'doc_001', title: 'Shipping', url: 'https://shop.example/shipping', content: 'Shipping\n\nWe ship to Canada in 5-7 days.', rank: 2.5 }],
-  products: [{ ...product(1), rank: 1.25 }],
+  passages: [{ documentId: 'doc_001', title: 'Shipping', url: 'https://shop.example/shipping', content: 'Shipping\n\nWe ship to Canada in 5-7 days.', rank: 2.5, score: 2.75, confidence: 0.82, retrievers: ['text'] }],
+  products: [{ ...product(1), rank: 1.25, confidence: 0.6 }],
+  confidence: 0.82,
 };
 
 export const meta = (creditsConsumed: number) => ({ creditsConsumed });

@@ -1,3 +1,4 @@
+import { createRetriever } from '../retrieval/retrieve.js';
 import type { Account, ApiKey, KnowledgeBase, Widget } from '../domain.js';
 import { systemClock, type Clock } from '../clock.js';
 import { defaultIds, type Ids } from '../ids.js';
@@ -75,7 +76,8 @@ export interface Admin {
  * await admin.setWidgetTheme(account.id, 'wgt_…', { primaryColor: '#0f766e' }); // another account's widget: 404
  */
 export function createAdmin(options: AdminOptions): Admin {
-  return adminOperations({ store: options.store, clock: options.clock ?? systemClock, ids: options.ids ?? defaultIds, urlProblem: options.urlProblem });
+  const { store } = options;
+  return adminOperations({ store, retriever: createRetriever({ store }), clock: options.clock ?? systemClock, ids: options.ids ?? defaultIds, urlProblem: options.urlProblem });
 }
 
 /** The operator operations on a context (the core's one context, or the part of it they read). */

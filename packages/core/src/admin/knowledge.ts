@@ -144,5 +144,6 @@ export async function listKnowledgeDocuments(ctx: AdminContext, scope: AccountSc
 /** What the agent would read for `body.query`: the search widgets run on every turn, tried out by the operator. */
 export async function searchKnowledge(ctx: AdminContext, scope: AccountScope, kbId: string, body: unknown): Promise<KnowledgeSearchResult> {
   const input = parseInput(knowledgeSearchRequestSchema, body);
-  return searchView(ctx.store, await loadOwnKnowledgeBase(ctx, scope, kbId), input);
+  const { meters: _meters, ...view } = await searchView(ctx, await loadOwnKnowledgeBase(ctx, scope, kbId), input);
+  return view;
 }

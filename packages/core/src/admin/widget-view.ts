@@ -12,6 +12,7 @@ export function describeWidget(widget: Widget): z.infer<typeof widgetViewSchema>
     language: widget.language,
     timezone: widget.timezone,
     sessionTtlSeconds: widget.sessionTtlSeconds,
+    confidenceThreshold: widget.confidenceThreshold,
     knowledgeBaseIds: widget.knowledgeBaseIds,
     forms: widget.forms,
     theme: widget.theme,

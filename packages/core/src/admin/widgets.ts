@@ -1,3 +1,4 @@
+import { DEFAULT_CONFIDENCE_THRESHOLD } from '../retrieval/retrieve.js';
 import { z } from 'zod';
 import type { FormDefinition, Widget } from '../domain.js';
 import { SvcError } from '../errors.js';
@@ -38,6 +39,7 @@ export interface WidgetSettings {
   timezone?: string;
   sessionTtlSeconds?: number;
   knowledgeBaseIds?: string[];
+  confidenceThreshold?: number;
 }
 
 async function checkSettings(ctx: AdminContext, accountId: string, input: WidgetSettings): Promise<WidgetSettings> {
@@ -63,6 +65,10 @@ async function checkSettings(ctx: AdminContext, accountId: string, input: Widget
   }
   if (input.timezone !== undefined && !isIanaTimeZone(input.timezone)) {
     throw new SvcError('validation_failed', 'timezone must be an IANA zone name.', { field: 'timezone' });
+  }
+  const threshold = input.confidenceThreshold;
+  if (threshold !== undefined && !(Number.isFinite(threshold) && threshold >= 0 && threshold <= 1)) {
+    throw new SvcError('validation_failed', 'confidenceThreshold must be a number from 0 to 1.', { field: 'confidenceThreshold' });
   }
   const ttl = input.sessionTtlSeconds;
   if (ttl !== undefined && (!Number.isInteger(ttl) || ttl < 60)) {
@@ -93,6 +99,7 @@ export async function createWidget(ctx: AdminContext, input: CreateWidgetInput):
     knowledgeBaseIds: settings.knowledgeBaseIds ?? [],
     forms: input.forms === undefined ? [] : parseForms(input.forms),
     sessionTtlSeconds: settings.sessionTtlSeconds ?? DEFAULT_SESSION_TTL_SECONDS,
+    confidenceThreshold: settings.confidenceThreshold ?? DEFAULT_CONFIDENCE_THRESHOLD,
     theme: {},
     identitySecrets: [{ secret: newIdentitySecret(), createdAt: now, retiresAt: null }],
     createdAt: now,

@@ -4,6 +4,7 @@ import { DEFAULT_PRICING, type Pricing } from '../credits.js';
 import { createCursorCodec } from '../cursor.js';
 import type { Principal } from '../domain.js';
 import { defaultIds, type Ids } from '../ids.js';
+import { createRetriever, type KnowledgeRetriever } from '../retrieval/retrieve.js';
 import type { Store } from '../store/store.js';
 import type { EngineLogger, EngineResult, PageResult, ReplyFormatter } from './context.js';
 import type { EngineContext } from '../context.js';
@@ -25,6 +26,8 @@ import type { WidgetConfig } from '../schemas/widget.js';
 export interface EngineOptions {
   store: Store;
   agent: Agent;
+  /** Default: full-text retrieval over `store`. Give the agent the same one, so both read knowledge alike. */
+  retriever?: KnowledgeRetriever;
   /** Key for pagination cursors; at least 16 characters, the same on every instance sharing the store. */
   cursorSecret: string;
   clock?: Clock;
@@ -172,6 +175,7 @@ export function engineContext(options: EngineOptions): EngineContext {
   return {
     store: options.store,
     agent: options.agent,
+    retriever: options.retriever ?? createRetriever({ store: options.store }),
     clock: options.clock ?? systemClock,
     ids: options.ids ?? defaultIds,
     pricing: { ...DEFAULT_PRICING, ...options.pricing },

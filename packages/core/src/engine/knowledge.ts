@@ -1,5 +1,6 @@
 import type { KnowledgeBase, KnowledgeDocument, Principal } from '../domain.js';
 import { flatCredits, zeroCredits } from '../credits.js';
+import type { RetrievalMeters } from '../retrieval/retrieve.js';
 import { SvcError } from '../errors.js';
 import {
   createKnowledgeBaseRequestSchema,
@@ -72,6 +73,7 @@ async function keysetPage<T extends { id: string; createdAt: Date }>(
   return { page, hasMore, next: hasMore ? await ctx.cursors.encode(collection, key(page.at(-1)!)) : null };
 }
 
+const round3 = (value: number): number => Math.round(value * 1000) / 1000;
 const free = <T>(status: 200 | 201, data: T): EngineResult<T> => ({ status, data, creditsConsumed: 0 });
 
 export async function createKnowledgeBase(ctx: EngineContext, principal: Principal, body: unknown): Promise<EngineResult<KnowledgeBaseView>> {
@@ -102,16 +104,27 @@ export async function knowledgeBaseDetail(store: StoreOps, kb: KnowledgeBase): P
 }
 
 /** What retrieval returns for a query, as the API shows it: what the agent would read. */
-export async function searchView(store: StoreOps, kb: KnowledgeBase, input: KnowledgeSearchRequest): Promise<KnowledgeSearchResult> {
-  const hits = await store.searchKnowledge({
+export async function searchView(ctx: Pick<EngineContext, 'retriever'>, kb: KnowledgeBase, input: KnowledgeSearchRequest): Promise<KnowledgeSearchResult & { meters: RetrievalMeters }> {
+  const found = await ctx.retriever.retrieve({
     knowledgeBaseIds: [kb.id],
     text: input.query,
     ...(input.language === undefined ? {} : { language: input.language }),
     limit: input.limit ?? 5,
   });
   return {
-    passages: hits.passages.map((p) => ({ documentId: p.documentId, title: p.title, url: p.url, content: p.content, rank: p.rank })),
-    products: hits.products.map((h) => ({ ...h.product, rank: h.rank })),
+    passages: found.passages.map((p) => ({
+      documentId: p.documentId,
+      title: p.title,
+      url: p.url,
+      content: p.content,
+      rank: p.rank,
+      score: p.score,
+      confidence: p.confidence,
+      retrievers: p.retrievers,
+    })),
+    products: found.products.map((h) => ({ ...h.product, rank: h.rank, confidence: h.confidence })),
+    confidence: found.confidence,
+    meters: found.meters,
   };
 }
 
@@ -204,8 +217,14 @@ export async function searchKnowledge(ctx: EngineContext, principal: Principal, 
   const input = parseInput(knowledgeSearchRequestSchema, body);
   const kb = await ownKnowledgeBase(ctx, principal, kbId);
   await requireCredits(ctx, principal.accountId);
-  const data = await searchView(ctx.store, kb, input);
-  const credits = { ...zeroCredits(), retrieval: ctx.pricing.retrieval };
+  const { meters, ...data } = await searchView(ctx, kb, input);
+  // The search itself, and what optional providers did for it (DESIGN.md section 11: embeddings, rerank).
+  const credits = {
+    ...zeroCredits(),
+    retrieval: ctx.pricing.retrieval,
+    embedding: round3(meters.embeddings * ctx.pricing.embedding),
+    rerank: round3(meters.reranks * ctx.pricing.rerank),
+  };
   const creditsConsumed = await ctx.store.transaction((tx) =>
     charge(ctx, tx, { accountId: principal.accountId, operation: 'knowledge.search', credits }),
   );

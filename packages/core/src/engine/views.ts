@@ -45,6 +45,7 @@ export function replyView(message: StoredMessage, view: ContentView): MessageRep
     content: view.formatReply(message.content, view.format),
     products: message.products,
     actions: message.actions,
+    sources: message.sources ?? [],
     sessionEnded: message.sessionEnded,
     credits: message.credits ?? zeroCredits(),
     usage: message.usage ?? { inputTokens: 0, outputTokens: 0 },

@@ -67,6 +67,8 @@ export const widgetSettingsSchema = z.strictObject({
   /** Inactivity after which an active session expires; 60 s or more. */
   sessionTtlSeconds: z.int().min(60).max(365 * 86_400).optional(),
   knowledgeBaseIds: z.array(z.string().min(1).max(128)).max(50).optional(),
+  /** 0-1: below this retrieval confidence the agent says it does not know instead of answering (DESIGN.md section 11). */
+  confidenceThreshold: z.number().min(0).max(1).optional(),
 });
 export const createWidgetRequestSchema = widgetSettingsSchema.extend({ name: widgetName });
 
@@ -79,6 +81,7 @@ export const widgetViewSchema = z.object({
   language: z.string(),
   timezone: z.string(),
   sessionTtlSeconds: z.int(),
+  confidenceThreshold: z.number(),
   knowledgeBaseIds: z.array(z.string()),
   forms: z.array(formDefinitionSchema),
   theme: widgetThemeSchema,

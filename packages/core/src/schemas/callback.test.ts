@@ -14,6 +14,7 @@ describe('callback payload schemas (published as the OpenAPI webhooks)', () => {
       content: 'Hello',
       products: [],
       actions: [],
+      sources: [],
       sessionEnded: false,
       credits: zeroCredits(),
       usage: { inputTokens: 1, outputTokens: 2 },

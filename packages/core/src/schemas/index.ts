@@ -8,7 +8,7 @@ export { LABEL_PATTERN, visitorIdSchema, sessionIdSchema, languageSchema, isIana
 export { creditsSchema, usageSchema, metaSchema, paginationSchema, errorBodySchema, envelope, listEnvelope } from './credits.js';
 export { sessionStatusSchema, ratingSchema, createSessionRequestSchema, createdSessionSchema, operatorRefSchema, handoffSchema, sessionSchema, endedSessionSchema, rateSessionRequestSchema, ratedSessionSchema } from './session.js';
 export type { CreateSessionRequest, CreatedSession, SessionView, HandoffView, EndedSession, RateSessionRequest, RatedSession } from './session.js';
-export { contentSchema, sendMessageRequestSchema, actionSchema, messageReplySchema, processingReplySchema, messageAuthorSchema, historyItemSchema, listQuerySchema } from './message.js';
+export { contentSchema, sendMessageRequestSchema, actionSchema, messageSourceSchema, messageReplySchema, processingReplySchema, messageAuthorSchema, historyItemSchema, listQuerySchema } from './message.js';
 export type { SendMessageRequest, MessageReply, ProcessingReply, HistoryItem, ListQuery } from './message.js';
 export { responseTypeSchema } from './response-type.js';
 export type { ResponseType } from './response-type.js';

@@ -46,11 +46,28 @@ export const knowledgeSearchRequestSchema = z.strictObject({
   limit: z.number().int().min(1).max(20).optional(),
 });
 
+/** Which retrievers found a passage (DESIGN.md section 11): full text, vector similarity, the rerank provider. */
+export const retrieverNameSchema = z.enum(['text', 'vector', 'rerank']);
+
 export const knowledgeSearchResultSchema = z.object({
   passages: z.array(
-    z.object({ documentId: z.string(), title: z.string(), url: z.string().nullable(), content: z.string(), rank: z.number() }),
+    z.object({
+      documentId: z.string(),
+      title: z.string(),
+      url: z.string().nullable(),
+      content: z.string(),
+      /** The full-text rank the store gave (0 when only vector similarity found the passage). */
+      rank: z.number(),
+      /** The retrieval's score, best first: full text with proximity, fused with vectors, or the reranker's. */
+      score: z.number(),
+      /** 0-1: how much of the query this passage covers; below the widget's threshold the agent does not answer from it. */
+      confidence: z.number().min(0).max(1),
+      retrievers: z.array(retrieverNameSchema),
+    }),
   ),
-  products: z.array(productSchema.extend({ rank: z.number() })),
+  products: z.array(productSchema.extend({ rank: z.number(), confidence: z.number().min(0).max(1) })),
+  /** The best passage's confidence (0 when nothing matched). */
+  confidence: z.number().min(0).max(1),
 });
 
 /** `GET /knowledge-bases/{kbId}`: the knowledge base and how many products and documents it holds. */

@@ -24,12 +24,14 @@ export const sendMessageRequestSchema = z.strictObject({
   timezone: timezoneSchema.optional(),
 });
 
-export const actionSchema = z.object({
-  type: z.string(),
-  label: z.string(),
-  value: z.string().optional(),
-  url: z.string().optional(),
-});
+/** DESIGN.md section 13: a quick reply (the widget sends `text`) or a link (http or https, opened in a new tab). */
+export const actionSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('reply'), label: z.string(), text: z.string() }),
+  z.object({ type: z.literal('link'), label: z.string(), url: z.string() }),
+]);
+
+/** A knowledge document an answer used (DESIGN.md section 11); empty when the agent did not answer from knowledge. */
+export const messageSourceSchema = z.object({ documentId: z.string(), title: z.string(), url: z.string().nullable() });
 
 /** The assistant reply of a sync turn (spec 2.4). `forms` only when a form is surfaced. */
 export const messageReplySchema = z.object({
@@ -37,6 +39,7 @@ export const messageReplySchema = z.object({
   content: z.string(),
   products: z.array(productSchema),
   actions: z.array(actionSchema),
+  sources: z.array(messageSourceSchema),
   forms: z.array(surfacedFormSchema).optional(),
   sessionEnded: z.boolean(),
   credits: creditsSchema,

@@ -16,6 +16,8 @@ export type {
   KnowledgeHits,
   KnowledgePassage,
   KnowledgeQuery,
+  MatchedTerms,
+  TermStatistics,
   ProductHit,
   SessionPatch,
   Store,
@@ -39,11 +41,13 @@ export type {
   LedgerEntry,
   MessageAction,
   MessageAuthor,
+  MessageSource,
   Product,
   Scope,
   Session,
   StoredMessage,
   SurfacedForm,
+  MessageOutcome,
   Visitor,
   VisitorContext,
   Widget,
@@ -54,3 +58,5 @@ export { CREDIT_BUCKETS, flatCredits, zeroCredits, zeroMeters } from '../credits
 export { pendingDelivery } from './turn-job-store.js';
 export type { Credits, TokenUsage } from '../credits.js';
 export { STOPWORDS, stemEnglish } from '../text-terms.js';
+export { createRetriever, DEFAULT_CONFIDENCE_THRESHOLD } from '../retrieval/retrieve.js';
+export type { KnowledgeRetriever, Retrieval, RetrievalMeters, RetrievalQuery, RetrievedPassage, RetrievedProduct, RetrieverName } from '../retrieval/retrieve.js';

@@ -1,5 +1,5 @@
 import type { MemoryState } from './memory-state.js';
-import type { KnowledgeHits, KnowledgePassage, KnowledgeQuery, ProductHit } from './store.js';
+import type { KnowledgeHits, KnowledgePassage, KnowledgeQuery, MatchedTerms, ProductHit } from './store.js';
 import { rankBm25, tokenize } from './text-ranking.js';
 
 /**
@@ -9,15 +9,22 @@ import { rankBm25, tokenize } from './text-ranking.js';
  */
 export function searchMemoryKnowledge(state: MemoryState, query: KnowledgeQuery): KnowledgeHits {
   const allowed = new Set(query.knowledgeBaseIds);
-  const terms = tokenize(query.text, query.language);
-  if (allowed.size === 0 || terms.length === 0 || query.limit <= 0) return { passages: [], products: [] };
+  const terms = [...new Set(tokenize(query.text, query.language))];
+  const none: KnowledgeHits = { passages: [], products: [], terms: { passages: 0, frequencies: {} } };
+  if (allowed.size === 0 || terms.length === 0 || query.limit <= 0) return none;
   const words = (text: string): string[] => tokenize(text, query.language);
+  const matched = (title: readonly string[], body: readonly string[]): MatchedTerms => {
+    const inTitle = new Set(title);
+    const anywhere = new Set([...title, ...body]);
+    return { title: terms.filter((term) => inTitle.has(term)), all: terms.filter((term) => anywhere.has(term)) };
+  };
 
   const passages: Array<{ item: Omit<KnowledgePassage, 'rank'>; terms: string[] }> = [];
   for (const { document, chunks } of state.documents.values()) {
     if (!allowed.has(document.knowledgeBaseId)) continue;
     const titleTerms = words(document.title);
     for (const chunk of chunks) {
+      const bodyTerms = words(chunk.content);
       passages.push({
         item: {
           documentId: document.id,
@@ -25,8 +32,9 @@ export function searchMemoryKnowledge(state: MemoryState, query: KnowledgeQuery)
           title: document.title,
           url: document.url,
           content: chunk.content,
+          matched: matched(titleTerms, bodyTerms),
         },
-        terms: [...titleTerms, ...titleTerms, ...words(chunk.content)],
+        terms: [...titleTerms, ...titleTerms, ...bodyTerms],
       });
     }
   }
@@ -35,9 +43,12 @@ export function searchMemoryKnowledge(state: MemoryState, query: KnowledgeQuery)
   for (const { knowledgeBaseId, product } of state.products.values()) {
     if (!allowed.has(knowledgeBaseId)) continue;
     const nameTerms = words(product.name);
-    products.push({ item: { knowledgeBaseId, product }, terms: [...nameTerms, ...nameTerms, ...words(product.description ?? '')] });
+    const bodyTerms = words(product.description ?? '');
+    products.push({ item: { knowledgeBaseId, product, matched: matched(nameTerms, bodyTerms) }, terms: [...nameTerms, ...nameTerms, ...bodyTerms] });
   }
 
+  const frequencies: Record<string, number> = {};
+  for (const term of terms) frequencies[term] = passages.filter((passage) => passage.item.matched.all.includes(term)).length;
   return {
     passages: rankBm25(terms, passages)
       .slice(0, query.limit)
@@ -45,5 +56,6 @@ export function searchMemoryKnowledge(state: MemoryState, query: KnowledgeQuery)
     products: rankBm25(terms, products)
       .slice(0, query.limit)
       .map(({ item, score }) => ({ ...item, rank: score })),
+    terms: { passages: passages.length, frequencies },
   };
 }

@@ -162,6 +162,16 @@ export interface KnowledgeQuery {
   limit: number;
 }
 
+/**
+ * The query's terms a hit contains, as the store reads words (its stemmer, its stopwords): `title` those in the
+ * document's title or the product's name, `all` those anywhere. With {@link TermStatistics} they give retrieval its
+ * confidence (DESIGN.md section 11): how much of the question the hit covers, rare words counting most.
+ */
+export interface MatchedTerms {
+  title: string[];
+  all: string[];
+}
+
 export interface KnowledgePassage {
   documentId: string;
   knowledgeBaseId: string;
@@ -169,18 +179,30 @@ export interface KnowledgePassage {
   url: string | null;
   /** The chunk of the document that matched. */
   content: string;
+  /** The store's text rank: comparable only within one answer of one store. */
   rank: number;
+  matched: MatchedTerms;
 }
 
 export interface ProductHit {
   knowledgeBaseId: string;
   product: Product;
   rank: number;
+  matched: MatchedTerms;
+}
+
+/** How common each of the query's terms is among the passages of the knowledge bases searched. */
+export interface TermStatistics {
+  /** Passages in the knowledge bases searched. */
+  passages: number;
+  /** Every term of the query as the store reads it → passages holding it (0 when none). */
+  frequencies: Record<string, number>;
 }
 
 export interface KnowledgeHits {
   passages: KnowledgePassage[];
   products: ProductHit[];
+  terms: TermStatistics;
 }
 
 export interface IdempotencyRecord {

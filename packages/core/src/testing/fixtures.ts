@@ -1,3 +1,4 @@
+import { DEFAULT_CONFIDENCE_THRESHOLD } from '../retrieval/retrieve.js';
 import { zeroCredits } from '../credits.js';
 import type {
   Account,
@@ -67,6 +68,7 @@ export function makeWidget(overrides: Partial<Widget> = {}): Widget {
       },
     ],
     sessionTtlSeconds: 86_400,
+    confidenceThreshold: DEFAULT_CONFIDENCE_THRESHOLD,
     theme: { primaryColor: '#4f46e5', position: 'bottom-left' },
     identitySecrets: [],
     createdAt: at(0),

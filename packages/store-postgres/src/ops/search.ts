@@ -1,4 +1,4 @@
-import type { KnowledgePassage, ProductHit, StoreOps } from '@svc/core/store-kit';
+import type { KnowledgePassage, ProductHit, StoreOps, TermStatistics } from '@svc/core/store-kit';
 import { productColumns, toProduct, type ProductRow } from '../rows.js';
 import { DEFAULT_TEXT_SEARCH_CONFIG, orQuery, textSearchConfig } from '../text-search.js';
 import type { Db } from './db.js';
@@ -21,18 +21,23 @@ function vector(config: string, stored: string, title: string, body: string, con
 export function searchOps(db: Db, options: SearchOptions): Pick<StoreOps, 'searchKnowledge'> {
   return {
     async searchKnowledge({ knowledgeBaseIds, text, language, limit }) {
-      if (knowledgeBaseIds.length === 0 || limit <= 0) return { passages: [], products: [] };
+      if (knowledgeBaseIds.length === 0 || limit <= 0) return { passages: [], products: [], terms: { passages: 0, frequencies: {} } };
       const config = textSearchConfig(language, options.configs);
       const [parsed] = await db().query<{ lexemes: string[] }>('select tsvector_to_array(to_tsvector($1::regconfig, $2)) as lexemes', [
         config,
         text,
       ]);
-      const query = orQuery(parsed?.lexemes ?? []);
-      if (query === null) return { passages: [], products: [] };
+      const lexemes = [...new Set(parsed?.lexemes ?? [])];
+      const query = orQuery(lexemes);
+      if (query === null) return { passages: [], products: [], terms: { passages: 0, frequencies: {} } };
 
-      const passageVector = vector(config, 'c.search_vector', 'c.title', 'c.content', '$4');
-      const productVector = vector(config, 'p.search_vector', 'p.name', "coalesce(p.description, '')", '$4');
-      const params = config === DEFAULT_TEXT_SEARCH_CONFIG ? [knowledgeBaseIds, query, limit] : [knowledgeBaseIds, query, limit, config];
+      const passageVector = vector(config, 'c.search_vector', 'c.title', 'c.content', '$5');
+      const productVector = vector(config, 'p.search_vector', 'p.name', "coalesce(p.description, '')", '$5');
+      const params = config === DEFAULT_TEXT_SEARCH_CONFIG ? [knowledgeBaseIds, query, limit, lexemes] : [knowledgeBaseIds, query, limit, lexemes, config];
+      // Which of the query's lexemes a hit holds, in its title (weight A) and anywhere: retrieval's confidence.
+      const matched = (vector: string): string =>
+        `array(select unnest(tsvector_to_array(ts_filter(${vector}, '{a}'))) intersect select unnest($4::text[])) as title_terms,
+         array(select unnest(tsvector_to_array(${vector})) intersect select unnest($4::text[])) as all_terms`;
 
       // Only the listed knowledge bases are read: that filter is what keeps tenants apart.
       const passages = await db().query<{
@@ -42,8 +47,11 @@ export function searchOps(db: Db, options: SearchOptions): Pick<StoreOps, 'searc
         url: string | null;
         content: string;
         rank: number;
+        title_terms: string[];
+        all_terms: string[];
       }>(
-        `select c.document_id, c.knowledge_base_id, d.title, d.url, c.content, ts_rank(${passageVector}, $2::tsquery)::float8 as rank
+        `select c.document_id, c.knowledge_base_id, d.title, d.url, c.content, ts_rank(${passageVector}, $2::tsquery)::float8 as rank,
+                ${matched(passageVector)}
            from document_chunks c
            join documents d on d.knowledge_base_id = c.knowledge_base_id and d.id = c.document_id
           where c.knowledge_base_id = any($1::text[]) and ${passageVector} @@ $2::tsquery
@@ -51,8 +59,8 @@ export function searchOps(db: Db, options: SearchOptions): Pick<StoreOps, 'searc
           limit $3`,
         params,
       );
-      const products = await db().query<ProductRow & { rank: number }>(
-        `select ${productColumns('p')}, ts_rank(${productVector}, $2::tsquery)::float8 as rank
+      const products = await db().query<ProductRow & { rank: number; title_terms: string[]; all_terms: string[] }>(
+        `select ${productColumns('p')}, ts_rank(${productVector}, $2::tsquery)::float8 as rank, ${matched(productVector)}
            from products p
           where p.knowledge_base_id = any($1::text[]) and ${productVector} @@ $2::tsquery
           order by rank desc, p.id
@@ -71,12 +79,50 @@ export function searchOps(db: Db, options: SearchOptions): Pick<StoreOps, 'searc
               url: row.url,
               content: row.content,
               rank: row.rank,
+              matched: { title: row.title_terms, all: row.all_terms },
             }),
           ),
         products: products
           .filter((row) => row.rank > 0)
-          .map((row): ProductHit => ({ knowledgeBaseId: row.knowledge_base_id, product: toProduct(row), rank: row.rank })),
+          .map((row): ProductHit => ({
+            knowledgeBaseId: row.knowledge_base_id,
+            product: toProduct(row),
+            rank: row.rank,
+            matched: { title: row.title_terms, all: row.all_terms },
+          })),
+        terms: await termStatistics(db, { knowledgeBaseIds, lexemes, passageVector, config }),
       };
     },
   };
+}
+
+interface StatisticsQuery {
+  knowledgeBaseIds: string[];
+  lexemes: string[];
+  passageVector: string;
+  config: string;
+}
+
+/**
+ * How many passages of the knowledge bases hold each lexeme, one index probe per lexeme (the GIN index answers
+ * `@@` for one lexeme without reading the passages that lack it), and how many passages there are.
+ */
+async function termStatistics(db: Db, query: StatisticsQuery): Promise<TermStatistics> {
+  const params = query.config === DEFAULT_TEXT_SEARCH_CONFIG ? [query.knowledgeBaseIds, query.lexemes] : [query.knowledgeBaseIds, query.lexemes, query.config];
+  const vector = query.passageVector.replaceAll('$5', '$3');
+  const rows = await db().query<{ lexeme: string | null; passages: number }>(
+    `select null as lexeme, count(*)::int as passages from document_chunks c where c.knowledge_base_id = any($1::text[])
+     union all
+     select u.lexeme, (select count(*)::int from document_chunks c
+                        where c.knowledge_base_id = any($1::text[]) and ${vector} @@ quote_literal(u.lexeme)::tsquery)
+       from unnest($2::text[]) as u(lexeme)`,
+    params,
+  );
+  const frequencies: Record<string, number> = {};
+  let passages = 0;
+  for (const row of rows) {
+    if (row.lexeme === null) passages = row.passages;
+    else frequencies[row.lexeme] = row.passages;
+  }
+  return { passages, frequencies };
 }

@@ -119,8 +119,9 @@ export function sessionOps(db: Db): SessionOps {
     async insertMessage(message) {
       await db().query(
         `insert into messages (id, widget_id, session_id, seq, role, content, products, actions, forms, session_ended,
-           credits, usage, created_at, author)
-         values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb, $9::jsonb, $10, $11::jsonb, $12::jsonb, $13, $14::jsonb)`,
+           credits, usage, created_at, author, sources, outcome, confidence)
+         values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb, $9::jsonb, $10, $11::jsonb, $12::jsonb, $13, $14::jsonb,
+           $15::jsonb, $16, $17)`,
         [
           message.id,
           message.widgetId,
@@ -136,6 +137,9 @@ export function sessionOps(db: Db): SessionOps {
           message.usage === null ? null : json(message.usage),
           message.createdAt,
           message.author === undefined ? null : json(message.author),
+          message.sources === undefined ? null : json(message.sources),
+          message.outcome ?? null,
+          message.confidence ?? null,
         ],
       );
     },

@@ -35,8 +35,10 @@ const COMMIT_TURN = /* sql */ `
     returning s.widget_id, s.id, s.message_count
   ),
   reply as (
-    insert into messages (id, widget_id, session_id, seq, role, content, products, actions, forms, session_ended, credits, usage, created_at)
-    select $6, session.widget_id, session.id, session.message_count, $7, $8, $9::jsonb, $10::jsonb, $11::jsonb, $12, $13::jsonb, $14::jsonb, $15
+    insert into messages (id, widget_id, session_id, seq, role, content, products, actions, forms, session_ended, credits, usage, created_at,
+                          sources, outcome, confidence)
+    select $6, session.widget_id, session.id, session.message_count, $7, $8, $9::jsonb, $10::jsonb, $11::jsonb, $12, $13::jsonb, $14::jsonb, $15,
+           $28::jsonb -> 'sources', $28::jsonb ->> 'outcome', ($28::jsonb ->> 'confidence')::double precision
       from session
     returning *
   ),
@@ -123,6 +125,7 @@ export function turnCommitOps(db: Db, events: CommitEvents): Pick<StoreOps, 'com
         json(commit.deliveries.map(deliveryRow)),
         notification?.channel ?? null,
         notification?.payload ?? null,
+        json({ sources: reply.sources ?? null, outcome: reply.outcome ?? null, confidence: reply.confidence ?? null }),
       ]);
       if (!row) return null;
       events.published(event);

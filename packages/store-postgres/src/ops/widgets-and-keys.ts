@@ -26,6 +26,7 @@ const WIDGET_PATCH_COLUMNS: Readonly<Record<keyof Omit<Widget, 'id' | 'accountId
   knowledgeBaseIds: { column: 'knowledge_base_ids', json: true },
   forms: { column: 'forms', json: true },
   sessionTtlSeconds: { column: 'session_ttl_seconds' },
+  confidenceThreshold: { column: 'confidence_threshold' },
   theme: { column: 'theme', json: true },
   identitySecrets: { column: 'identity_secrets', json: true },
 };
@@ -35,8 +36,8 @@ export function widgetAndKeyOps(db: Db): WidgetAndKeyOps {
     async insertWidget(widget) {
       await db().query(
         `insert into widgets (id, account_id, name, instructions, greeting, language, timezone, knowledge_base_ids, forms,
-           session_ttl_seconds, theme, identity_secrets, created_at)
-         values ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10, $11::jsonb, $12::jsonb, $13)`,
+           session_ttl_seconds, theme, identity_secrets, created_at, confidence_threshold)
+         values ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10, $11::jsonb, $12::jsonb, $13, $14)`,
         [
           widget.id,
           widget.accountId,
@@ -51,6 +52,7 @@ export function widgetAndKeyOps(db: Db): WidgetAndKeyOps {
           json(widget.theme),
           json(widget.identitySecrets),
           widget.createdAt,
+          widget.confidenceThreshold,
         ],
       );
     },

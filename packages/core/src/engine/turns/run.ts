@@ -1,6 +1,6 @@
 import type { AgentReply, IdentityClaims } from '../../agent.js';
 import { priceTurn, totalCredits } from '../../credits.js';
-import type { ReplyFormat, Session, StoredMessage, Visitor, VisitorContext, Widget } from '../../domain.js';
+import type { MessageOutcome, ReplyFormat, Session, StoredMessage, Visitor, VisitorContext, Widget } from '../../domain.js';
 import { ERROR_STATUS, SvcError, isSvcError, type ErrorCode } from '../../errors.js';
 import type { Delivery, TurnCommit, TurnJob } from '../../store/turn-job-store.js';
 import type { StoreOps } from '../../store/store.js';
@@ -225,6 +225,15 @@ function callbackUrl(job: TurnJob, hooks: RunHooks, setting: TurnSetting | null)
   return hooks.takeInline() ? null : url;
 }
 
+/** What a turn came to (DESIGN.md section 12), as the agent says or as its reply shows. */
+function outcomeOf(reply: AgentReply): MessageOutcome {
+  if (reply.outcome !== undefined) return reply.outcome;
+  if (reply.handoff) return 'handed_off';
+  if (reply.forms.length > 0) return 'form';
+  if (reply.sessionEnded) return 'ended';
+  return 'answered';
+}
+
 /** Step 3: one atomic write through the store (DESIGN.md section 3a); null from the store means our lease was lost. */
 async function commitTurn(ctx: EngineContext, job: TurnJob, hooks: RunHooks, setting: TurnSetting, reply: AgentReply): Promise<TurnOutcome> {
   const credits = priceTurn(ctx.pricing, reply.usage, reply.meters);
@@ -242,6 +251,9 @@ async function commitTurn(ctx: EngineContext, job: TurnJob, hooks: RunHooks, set
     credits,
     usage: reply.usage,
     createdAt: at,
+    sources: reply.sources ?? [],
+    outcome: outcomeOf(reply),
+    confidence: reply.confidence ?? null,
   };
   const url = callbackUrl(job, hooks, setting);
   const view = replyView({ ...message, seq: 0 }, { format: setting.replyFormat, formatReply: ctx.formatReply });

@@ -91,7 +91,10 @@ export function searchContract(store: () => Store): void {
 
   it('ranks products by name and description', async () => {
     const hits = await store().searchKnowledge({ knowledgeBaseIds: [KB], text: 'warm socks for hiking', limit: 5 });
-    expect(hits.products[0]).toEqual({ knowledgeBaseId: KB, product: SOCKS, rank: expect.any(Number) });
+    expect(hits.products[0]).toEqual({ knowledgeBaseId: KB, product: SOCKS, rank: expect.any(Number), matched: { title: expect.any(Array), all: expect.any(Array) } });
+    // The query's terms the product holds, as the store reads them: "socks" in its name, and "hiking" somewhere.
+    expect(hits.products[0]!.matched.title.length).toBeGreaterThan(0);
+    expect(hits.products[0]!.matched.all.length).toBeGreaterThanOrEqual(hits.products[0]!.matched.title.length);
     expect(hits.products.map((hit) => hit.product.id)).not.toContain(FOREIGN_SOCKS.id);
     const camping = await store().searchKnowledge({ knowledgeBaseIds: [KB], text: 'camping', limit: 5 });
     expect(camping.products.map((hit) => hit.product.id).sort()).toEqual([STOVE.id, TENT.id].sort());
@@ -109,15 +112,15 @@ export function searchContract(store: () => Store): void {
     expect(theirs.products.map((hit) => hit.product.id)).toEqual([FOREIGN_SOCKS.id]);
 
     const none = await store().searchKnowledge({ knowledgeBaseIds: [], text: 'ship to Canada', limit: 20 });
-    expect(none).toEqual({ passages: [], products: [] });
+    expect(none).toMatchObject({ passages: [], products: [] });
   });
 
   it('returns nothing when nothing matches, and respects the limit', async () => {
-    expect(await store().searchKnowledge({ knowledgeBaseIds: [KB], text: 'xylophone quartet', limit: 5 })).toEqual({
+    expect(await store().searchKnowledge({ knowledgeBaseIds: [KB], text: 'xylophone quartet', limit: 5 })).toMatchObject({
       passages: [],
       products: [],
     });
-    expect(await store().searchKnowledge({ knowledgeBaseIds: [KB], text: '?!', limit: 5 })).toEqual({ passages: [], products: [] });
+    expect(await store().searchKnowledge({ knowledgeBaseIds: [KB], text: '?!', limit: 5 })).toMatchObject({ passages: [], products: [] });
     const limited = await store().searchKnowledge({ knowledgeBaseIds: [KB, OTHER_TENANT_KB], text: 'Canada shipping socks camping', limit: 1 });
     expect(limited.passages).toHaveLength(1);
     expect(limited.products).toHaveLength(1);
@@ -131,6 +134,20 @@ export function searchContract(store: () => Store): void {
     await store().upsertProducts(KB, [{ ...TENT, description: 'Now sold with a carbon fibre pole kit.' }]);
     const hits = await store().searchKnowledge({ knowledgeBaseIds: [KB], text: 'carbon pole', limit: 5 });
     expect(hits.products.map((hit) => hit.product.id)).toEqual([TENT.id]);
+  });
+
+  it('counts the passages holding each query term, for the confidence of retrieval', async () => {
+    const hits = await store().searchKnowledge({ knowledgeBaseIds: [KB], text: 'ship to Canada xylophone', limit: 5 });
+    const frequencies = Object.entries(hits.terms.frequencies);
+    // Every term of the query as the store reads it, a term found nowhere with 0; never more than there are passages.
+    expect(frequencies.length).toBeGreaterThanOrEqual(3);
+    expect(frequencies.filter(([, count]) => count === 0).length).toBeGreaterThanOrEqual(1);
+    expect(frequencies.every(([, count]) => count >= 0 && count <= hits.terms.passages)).toBe(true);
+    expect(frequencies.some(([, count]) => count > 0)).toBe(true);
+    const top = hits.passages[0]!;
+    expect(top.matched.all.length).toBeGreaterThan(0);
+    expect(top.matched.all.every((term) => term in hits.terms.frequencies)).toBe(true);
+    expect(top.matched.title.every((term) => top.matched.all.includes(term))).toBe(true);
   });
 
   it('accepts the language of the query', async () => {
