@@ -12,5 +12,9 @@ export { AI_PROVIDERS, createLlmAgentFromEnv, createModel, readAiConfig } from '
 export type { AiConfig, AiEnv, AiProvider, LlmAgentFromEnvOptions } from './llm/provider-from-env.js';
 export { LlmAgentError } from './llm/llm-agent-error.js';
 export type { LlmFailureReason } from './llm/llm-agent-error.js';
+export { createRerankProvider, RERANK_PROVIDERS } from './retrieval/rerank.js';
+export type { RerankConfig, RerankProviderName, RerankProviderOptions, RerankUsage } from './retrieval/rerank.js';
+export { RetrievalProviderError } from './retrieval/provider-error.js';
+export type { RetrievalFailureReason } from './retrieval/provider-error.js';
 export { buildSystemPrompt } from './llm/system-prompt.js';
 export type { PromptInput } from './llm/system-prompt.js';
