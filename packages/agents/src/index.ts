@@ -12,5 +12,12 @@ export { AI_PROVIDERS, createLlmAgentFromEnv, createModel, readAiConfig } from '
 export type { AiConfig, AiEnv, AiProvider, LlmAgentFromEnvOptions } from './llm/provider-from-env.js';
 export { LlmAgentError } from './llm/llm-agent-error.js';
 export type { LlmFailureReason } from './llm/llm-agent-error.js';
+export { createEmbeddingProvider, EMBEDDING_PROVIDERS } from './retrieval/embeddings.js';
+export type { EmbeddingConfig, EmbeddingProviderName, EmbeddingProviderOptions } from './retrieval/embeddings.js';
+export { createRerankProvider, RERANK_PROVIDERS } from './retrieval/rerank.js';
+export type { RerankConfig, RerankProviderName, RerankProviderOptions, RerankUsage } from './retrieval/rerank.js';
+export { embeddingProviderFromEnv, readEmbeddingConfig, readRerankConfig, rerankProviderFromEnv } from './retrieval/from-env.js';
+export { RetrievalProviderError } from './retrieval/provider-error.js';
+export type { RetrievalFailureReason } from './retrieval/provider-error.js';
 export { buildSystemPrompt } from './llm/system-prompt.js';
 export type { PromptInput } from './llm/system-prompt.js';

@@ -3,6 +3,8 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { Agent } from '@svc/core/store-kit';
 import type { LanguageModel } from 'ai';
+import { readHttpUrl, readVariable as read } from '../env.js';
+import type { AiEnv } from '../env.js';
 import { createLlmAgent } from './llm-agent.js';
 import type { LlmAgentOptions } from './llm-agent.js';
 
@@ -18,7 +20,7 @@ export interface AiConfig {
   baseURL: string;
 }
 
-export type AiEnv = Readonly<Record<string, string | undefined>>;
+export type { AiEnv };
 
 /**
  * Provider roots, passed explicitly: left unset, the AI SDK providers would read `OPENAI_BASE_URL` or
@@ -34,12 +36,6 @@ const VENDOR_KEY_VARIABLES: Readonly<Record<Exclude<AiProvider, 'openai-compatib
   openai: 'OPENAI_API_KEY',
   anthropic: 'ANTHROPIC_API_KEY',
 };
-
-/** Blank counts as unset: `SVC_AI_PROVIDER=` in a .env file means "no LLM", not an invalid provider. */
-function read(env: AiEnv, name: string): string | undefined {
-  const value = env[name]?.trim();
-  return value === undefined || value === '' ? undefined : value;
-}
 
 function isAiProvider(value: string): value is AiProvider {
   return (AI_PROVIDERS as readonly string[]).includes(value);
@@ -83,11 +79,7 @@ function readBaseURL(env: AiEnv, provider: AiProvider): string {
     }
     return DEFAULT_BASE_URLS[provider];
   }
-  const protocol = URL.canParse(value) ? new URL(value).protocol : null;
-  if (protocol !== 'http:' && protocol !== 'https:') {
-    throw new Error(`SVC_AI_BASE_URL must be an http(s) URL such as http://localhost:11434/v1; got ${JSON.stringify(value)}.`);
-  }
-  return value;
+  return readHttpUrl({ name: 'SVC_AI_BASE_URL', value, example: 'http://localhost:11434/v1' });
 }
 
 function exampleModel(provider: AiProvider): string {
