@@ -5,7 +5,8 @@ import type { AnswerInput } from './compose-answer.js';
 import { phrasesFor } from './phrases.js';
 
 /** Hand-made retrievals: these tests pin the composition rules, whatever a store would rank. */
-function passage(title: string, content: string, confidence = 0.9, url: string | null = null): RetrievedPassage {
+function passage(title: string, content: string, options: { confidence?: number; url?: string } = {}): RetrievedPassage {
+  const { confidence = 0.9, url = null } = options;
   return {
     documentId: `doc_${title}`,
     knowledgeBaseId: 'kb_1',
@@ -53,7 +54,7 @@ function input(question: string, found: Retrieval, overrides: Partial<AnswerInpu
 
 describe('composeAnswer: answering', () => {
   it('answers from the first passage of the retrieval and names it as the source', () => {
-    const found = retrieval([passage('Shipping', 'We ship to Canada in 5 days.', 0.8), passage('Tracking', 'Parcels are shipped with UPS.', 0.5)]);
+    const found = retrieval([passage('Shipping', 'We ship to Canada in 5 days.', { confidence: 0.8 }), passage('Tracking', 'Parcels are shipped with UPS.', { confidence: 0.5 })]);
     const answer = composeAnswer(input('Do you ship to Canada?', found));
     expect(answer.content).toBe('We ship to Canada in 5 days.\n\n_Source: Shipping_');
     expect(answer.sources).toEqual([{ documentId: 'doc_Shipping', title: 'Shipping', url: null }]);
@@ -61,7 +62,7 @@ describe('composeAnswer: answering', () => {
   });
 
   it('leads with products when they match better than any passage, citing no document', () => {
-    const found = retrieval([passage('Warranty', 'Tent repairs take two weeks.', 0.4)], [hit(tent, 0.9)]);
+    const found = retrieval([passage('Warranty', 'Tent repairs take two weeks.', { confidence: 0.4 })], [hit(tent, 0.9)]);
     const answer = composeAnswer(input('Which tents do you sell?', found));
     expect(answer.content).toBe('Here is what I found in our catalogue: Dome Tent (€100.00).');
     expect(answer.products).toEqual([tent]);
@@ -70,14 +71,14 @@ describe('composeAnswer: answering', () => {
 
   it('lets a passage as good as the best product lead, with the product after it', () => {
     const jacket: Product = { id: 'prod_jacket', name: 'Rain Jacket', price: 90, description: 'Regular fit, all sizes.' };
-    const found = retrieval([passage('Size guide', 'Jackets run true to size.', 0.7)], [hit(jacket, 0.7)]);
+    const found = retrieval([passage('Size guide', 'Jackets run true to size.', { confidence: 0.7 })], [hit(jacket, 0.7)]);
     expect(composeAnswer(input('What size jacket?', found)).content).toBe(
       'Jackets run true to size.\n\n_Source: Size guide_\n\nRelated products: Rain Jacket (90.00).',
     );
   });
 
   it('offers no product below the threshold: a question not about products gets no product card', () => {
-    const found = retrieval([passage('Shipping', 'We ship to Canada.', 0.8)], [hit(stove, 0.2)]);
+    const found = retrieval([passage('Shipping', 'We ship to Canada.', { confidence: 0.8 })], [hit(stove, 0.2)]);
     const answer = composeAnswer(input('Do you ship to Canada?', found));
     expect(answer.products).toEqual([]);
     expect(answer.content).not.toContain('Stove');
@@ -107,7 +108,7 @@ describe('composeAnswer: answering', () => {
 
 describe('composeAnswer: abstaining below the threshold', () => {
   it('does not quote a passage below the threshold: it says it does not know and cites nothing', () => {
-    const found = retrieval([passage('Cruise ships', 'Cruise ships are crowded.', 0.3)]);
+    const found = retrieval([passage('Cruise ships', 'Cruise ships are crowded.', { confidence: 0.3 })]);
     const answer = composeAnswer(input('Is the swimming pool safe?', found));
     expect(answer.content).not.toContain('crowded');
     expect(answer.content).toContain("I couldn't find anything about “swimming pool safe”");
@@ -117,10 +118,10 @@ describe('composeAnswer: abstaining below the threshold', () => {
 
   it('offers the closest articles (links for web pages, quick replies otherwise) and a person, never as sources', () => {
     const found = retrieval([
-      passage('Pools', 'Chlorine…', 0.2, 'https://help.example/pools'),
-      passage('Pools', 'More on pools…', 0.2, 'https://help.example/pools'),
-      passage('Hot tubs', 'Hot tubs…', 0.1),
-      passage('Sauna', 'Sauna…', 0.1, 'javascript:alert(1)'),
+      passage('Pools', 'Chlorine…', { confidence: 0.2, url: 'https://help.example/pools' }),
+      passage('Pools', 'More on pools…', { confidence: 0.2, url: 'https://help.example/pools' }),
+      passage('Hot tubs', 'Hot tubs…', { confidence: 0.1 }),
+      passage('Sauna', 'Sauna…', { confidence: 0.1, url: 'javascript:alert(1)' }),
     ]);
     const answer = composeAnswer(input('Can I swim?', found, { maxPassages: 4, formTrigger: 'contact us' }));
     expect(answer.actions).toEqual([
@@ -134,7 +135,7 @@ describe('composeAnswer: abstaining below the threshold', () => {
   });
 
   it('answers at exactly the threshold', () => {
-    expect(composeAnswer(input('Shipping?', retrieval([passage('Shipping', 'We ship.', 0.35)]))).answered).toBe(true);
+    expect(composeAnswer(input('Shipping?', retrieval([passage('Shipping', 'We ship.', { confidence: 0.35 })]))).answered).toBe(true);
   });
 
   it('suggests the form trigger after a miss', () => {

@@ -1,4 +1,4 @@
-import { createCore, randomBase62, systemClock, type Agent, type Clock, type Core, type PasswordHasher, type Store } from '@svc/core';
+import { createCore, createRetriever, randomBase62, systemClock, type Agent, type Clock, type Core, type KnowledgeRetriever, type PasswordHasher, type Store } from '@svc/core';
 import { startWorkers, type WorkerOptions, type Workers } from './workers/workers.js';
 import { createLocalAgent } from '@svc/agents';
 import type { Hono } from 'hono';
@@ -30,8 +30,10 @@ export interface RuntimeOptions {
     Partial<Pick<ServerConfig, 'allowPrivateCallbacks' | 'publicRateLimitPerMinute' | 'trustProxy' | 'publicUrl'>>;
   store: Store;
   logger: Logger;
-  /** Defaults to the offline local agent answering from the store's knowledge bases. */
+  /** Defaults to the offline local agent answering through `retriever`. */
   agent?: Agent;
+  /** The one retrieval of the search endpoint and the default agent; full text over the store by default. */
+  retriever?: KnowledgeRetriever;
   /** More routes outside the API (the Node entry adds the CLI's admin endpoint). */
   extraRoutes?: (app: Hono<AppEnv>) => void;
   clock?: Clock;
@@ -54,9 +56,11 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   // Shared through the database, so every instance accepts every other instance's cursors, across restarts.
   const cursorSecret = config.cursorSecret ?? (await store.getOrCreateSetting('cursor_secret', () => randomBase62(43)));
   const allowPrivate = config.allowPrivateCallbacks ?? false;
+  const retriever = options.retriever ?? createRetriever({ store });
   const core = createCore({
     store,
-    agent: operations.metrics.instrumentAgent(options.agent ?? createLocalAgent({ knowledge: store })),
+    retriever,
+    agent: operations.metrics.instrumentAgent(options.agent ?? createLocalAgent({ knowledge: retriever })),
     cursorSecret,
     syncTimeoutMs: config.syncTimeoutMs,
     agentTimeoutMs: config.agentTimeoutMs,

@@ -1,4 +1,5 @@
-import { createLlmAgentFromEnv } from '@svc/agents';
+import { createLlmAgentFromEnv, rerankProviderFromEnv } from '@svc/agents';
+import { createRetriever } from '@svc/core';
 import { migrate } from '@svc/store-postgres';
 import { adminRoute, newAdminToken, publishAdminEndpoint } from './cli/admin-route.js';
 import { createServer } from 'node:net';
@@ -55,7 +56,15 @@ export async function startServer(config: ServerConfig, options: { role?: Role }
   const operator = seed?.operator ?? (config.seedDemo ? await ensureDemoOperator(store) : null);
   // SVC_AI_PROVIDER picks an LLM (OpenAI, Anthropic, any OpenAI-compatible server); unset, the offline local agent
   // answers. A half-set configuration stops here with the variable named, before anything is served.
-  const llm = createLlmAgentFromEnv(process.env, { knowledge: store });
+  // One retrieval for both agents and the search endpoint; SVC_RERANK_PROVIDER adds a reranker (DESIGN.md section 11),
+  // whose outage only costs the reordering.
+  const rerank = rerankProviderFromEnv(process.env);
+  const retriever = createRetriever({
+    store,
+    rerank: rerank ?? undefined,
+    onProviderError: (provider, error) => logger.warn({ provider, err: error }, 'retrieval provider failed; full text only for this search'),
+  });
+  const llm = createLlmAgentFromEnv(process.env, { knowledge: retriever });
   // The embedded database is this process's alone: the CLI reaches it through a loopback admin endpoint.
   const adminToken = config.databaseUrl ? null : newAdminToken();
   const runtime = await createRuntime({
@@ -63,10 +72,11 @@ export async function startServer(config: ServerConfig, options: { role?: Role }
     store,
     logger,
     processMetrics: true,
+    retriever,
     ...(llm === null ? {} : { agent: llm }),
     ...(adminToken ? { extraRoutes: adminRoute(store, config, adminToken) } : {}),
   });
-  logger.info({ agent: llm === null ? 'local' : process.env.SVC_AI_PROVIDER, role }, 'starting');
+  logger.info({ agent: llm === null ? 'local' : process.env.SVC_AI_PROVIDER, rerank: rerank?.model ?? null, role }, 'starting');
   const workers = role === 'api' ? null : runtime.startWorkers({ sweepIntervalMs: config.sweepIntervalMs });
   const server = role === 'worker' ? null : await listen(runtime, config);
   // The banner is for the person at the terminal; logs stay JSON on stdout.

@@ -156,7 +156,7 @@ function idf(frequency: number, passages: number): number {
 /**
  * Confidence that a hit answers the question, 0-1: the share of the question's information its title holds,
  * weighted {@link TITLE_WEIGHT}, plus the share the whole passage holds; each question term counts by its rarity
- * (idf), so "my" matters nothing and "quarantine" a lot. Measured on a public FAQ (eval/README.md), a passage whose
+ * (idf), so "my" matters nothing and "quarantine" a lot. Measured on public FAQs (eval/README.md), a passage whose
  * title shares the question's rare words is the right one far more often than one that only mentions them.
  */
 export function coverageConfidence(matched: MatchedTerms, terms: TermStatistics): number {
