@@ -2,6 +2,7 @@ import { countTokens, createLocalAgent, DEMO_FORMS } from '@svc/agents';
 import type { KnowledgeHits, KnowledgeQuery, Store, StoreOps, StoredMessage } from '@svc/core/store-kit';
 import { zeroMeters } from '@svc/core/store-kit';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { phrasesFor } from './phrases.js';
 import { demoRequest, demoWidget, seedDemoStore } from './test-support.js';
 
 let store: Store;
@@ -93,6 +94,36 @@ describe('local agent: answers from the knowledge base', () => {
     expect(knowledge.calls).toBe(0);
     expect(reply.meters.retrievals).toBe(0);
     expect(reply.content).toContain("I couldn't find");
+  });
+
+  it('shows products for a shopper question whatever verb it uses ("sell"), citing no document', async () => {
+    const reply = await createLocalAgent({ knowledge: store }).reply(demoRequest('Which tents do you sell?'));
+    expect(reply.products.map((product) => product.name)).toEqual(expect.arrayContaining([expect.stringContaining('Tent')]));
+    expect(reply.sources).toEqual([]);
+    expect(reply.outcome).toBe('answered');
+  });
+
+  it('says it does not know a question the knowledge base does not cover: no citation, no product card, a person offered', async () => {
+    const reply = await createLocalAgent({ knowledge: store }).reply(demoRequest('Can I bring my dog on a cruise?'));
+    expect(reply.outcome).toBe('unanswered');
+    expect(reply.sources).toEqual([]);
+    expect(reply.products).toEqual([]);
+    expect(reply.content).toContain("couldn't find");
+    expect(reply.actions).toContainEqual({ type: 'reply', label: 'Talk to a person', text: 'I would like to talk to a person.' });
+    expect(reply.confidence).toBeLessThan(demoWidget().confidenceThreshold);
+  });
+
+  it('cites the document it answered from, with the confidence it was decided on', async () => {
+    const reply = await createLocalAgent({ knowledge: store }).reply(demoRequest('How do I return an item?'));
+    expect(reply.sources).toEqual([{ documentId: expect.any(String), title: 'Returns and refunds', url: expect.stringContaining('returns') }]);
+    expect(reply.outcome).toBe('answered');
+    expect(reply.confidence).toBeGreaterThanOrEqual(demoWidget().confidenceThreshold);
+  });
+
+  it('offers a quick reply that, sent back, hands the conversation to a person', async () => {
+    const { askPerson } = phrasesFor('en');
+    const reply = await createLocalAgent({ knowledge: store }).reply(demoRequest(askPerson.text));
+    expect(reply.handoff).toBe(true);
   });
 
   it('keeps a thanks followed by a question a question', async () => {

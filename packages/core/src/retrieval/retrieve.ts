@@ -101,8 +101,9 @@ export function createRetriever(options: RetrieverOptions): KnowledgeRetriever {
           meters.reranks = 1;
         }
       }
+      const productTerms = knownTerms(hits);
       const products = hits.products
-        .map((hit) => ({ ...hit, score: hit.rank, confidence: coverageConfidence(hit.matched, hits.terms) }))
+        .map((hit) => ({ ...hit, score: hit.rank, confidence: coverageConfidence(hit.matched, productTerms) }))
         .slice(0, query.limit);
       passages = passages.slice(0, query.limit);
       return { passages, products, confidence: passages[0]?.confidence ?? 0, meters };
@@ -132,6 +133,17 @@ function textOrder(query: RetrievalQuery, hits: KnowledgeHits): RetrievedPassage
     })
     .sort((a, b) => b.passage.score - a.passage.score || a.index - b.index)
     .map(({ passage }) => passage);
+}
+
+/**
+ * The statistics a product's confidence is read against: only the query's words some passage or product holds. A
+ * shopper's "which tents do you **sell**" is about tents; a word no document or product uses ("sell", "buy") says
+ * nothing about which product is meant, whereas for passages such a word is what shows the question is not covered.
+ */
+function knownTerms(hits: KnowledgeHits): TermStatistics {
+  const inProducts = new Set(hits.products.flatMap((hit) => hit.matched.all));
+  const frequencies = Object.fromEntries(Object.entries(hits.terms.frequencies).filter(([term, frequency]) => frequency > 0 || inProducts.has(term)));
+  return { passages: hits.terms.passages, frequencies };
 }
 
 /** How many consecutive pairs of the question's terms also follow each other in `text`'s terms. */

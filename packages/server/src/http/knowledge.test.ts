@@ -312,9 +312,15 @@ describe('knowledge bases: lifecycle', () => {
       url: GIFT_CARDS.url,
       content: expect.stringContaining('gift cards never expire'),
       rank: expect.any(Number),
+      score: expect.any(Number),
+      confidence: expect.any(Number),
+      retrievers: ['text'],
     });
+    // The title holds the question's words: the agent would answer from this passage.
+    expect(found.body.data.confidence).toBe(found.body.data.passages[0].confidence);
+    expect(found.body.data.confidence).toBeGreaterThanOrEqual(0.4);
     const tents = await h.post(`${base}/search`, { query: 'bivy tent', limit: 1 }, { key: read });
-    expect(tents.body.data.products).toEqual([{ id: 'bivy-1', ...TENT, rank: expect.any(Number) }]);
+    expect(tents.body.data.products).toEqual([{ id: 'bivy-1', ...TENT, rank: expect.any(Number), confidence: expect.any(Number) }]);
 
     // Replace it: the old text is no longer found, the new one is, under the same id.
     const replacedDoc = await h.request('PUT', `${base}/documents/${documentId}`, RENTALS, { key: write });

@@ -169,7 +169,8 @@ describe('OpenAPI document', () => {
     expect(schemas.DocumentRequest.properties.url).toMatchObject({ type: 'string', format: 'uri' });
     expect(schemas.KnowledgeSearchRequest.properties.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 20 });
     expect(schemas.Document.properties.url).toEqual({ type: ['string', 'null'] });
-    expect(Object.keys(schemas.KnowledgeSearchResult.properties)).toEqual(['passages', 'products']);
+    expect(Object.keys(schemas.KnowledgeSearchResult.properties)).toEqual(['passages', 'products', 'confidence']);
+    expect(schemas.MessageReply.required).toEqual(expect.arrayContaining(['actions', 'sources']));
     expect(schemas.KnowledgeBaseDetail.required).toEqual(expect.arrayContaining(['id', 'name', 'createdAt', 'products', 'documents']));
     expect(schemas.Deleted.properties.deleted).toMatchObject({ const: true });
     expect(schemas.WidgetConfigResponse.properties.data).toEqual({ $ref: '#/components/schemas/WidgetConfig' });
