@@ -25,7 +25,7 @@ export const oxc = {
  * and longer, so it is not matched). 19 bytes more.
  */
 const PANEL_PRIVATE_PROPS =
-  /^(__[a-zA-Z]?|_sb|messages|problem|announcement|sentForms|retryNow|submitForm|newVisitor|startOver|restore|listen|retryAt|online|session|conversation|locale|dispose|ensureFresh|sourceChanged|onIdentityChange|subscribe|onSend|onRate|onRestart|question|sent|draft|errors|pending|recheck|fieldId|retryAfter|prefetchedConfig|getDerivedStateFromProps|getDerivedStateFromError|getSnapshotBeforeUpdate|shouldComponentUpdate|getChildContext|componentWillMount|componentDidMount|componentWillReceiveProps|componentWillUpdate|componentDidUpdate|componentWillUnmount|componentDidCatch|contextType|defaultProps|debounceRendering|forceUpdate|unmount|diffed|vnode|context|current|element)$/;
+  /^(__[a-zA-Z]?|_sb|messages|problem|announcement|sentForms|retryNow|submitForm|newVisitor|startOver|restore|listen|retryAt|online|session|conversation|locale|dispose|ensureFresh|sourceChanged|onIdentityChange|subscribe|onSend|onRate|onRestart|question|sent|draft|errors|pending|recheck|fieldId|retryAfter|prefetchedConfig|generation|restoring|fetchConfig|GET|POST|history|remember|ensure|turn|pump|enqueue|stop|drop|follow|fail|stopCountdown|store|tokens|api|getDerivedStateFromProps|getDerivedStateFromError|getSnapshotBeforeUpdate|shouldComponentUpdate|getChildContext|componentWillMount|componentDidMount|componentWillReceiveProps|componentWillUpdate|componentDidUpdate|componentWillUnmount|componentDidCatch|contextType|defaultProps|debounceRendering|forceUpdate|unmount|diffed|vnode|context|current|element)$/;
 
 /**
  * Every constant one module exports and another reads is written where it is read, short strings and numbers
