@@ -14,7 +14,8 @@ export const oxc = {
 } as const;
 
 /**
- * Properties of the panel's own objects, shortened by the minifier: the chat state, the conversation's methods,
+ * Properties of the panel's own objects, shortened by the minifier: the chat state, the conversation's methods and
+ * the members of the context its modules share (`src/context.ts`: `generation`, `GET`, `turn`, `pump`, …),
  * component props, and the lifecycle and hook names Preact looks up on components and on its `options` (the panel
  * defines none of them; Preact is bundled in the panel, so it reads the shortened names too). Their names are read
  * nowhere else. Never a name that crosses to the loader (instance and shell members, the options it passes), to
