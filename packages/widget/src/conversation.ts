@@ -69,7 +69,8 @@ export interface Conversation {
  */
 export function createConversation(options: ConversationOptions): Conversation {
   // The options become the context: its modules read them, and the visitor's id and details change with the visitor.
-  const c = Object.assign(options, createStatus(options.store, options.signal), { generation: 0, restoring: Promise.resolve() }) as Context;
+  // Filled in below; nothing runs before it is whole (a module's factory reads only the options).
+  const c = options as Context;
   const state = c.store.get;
   const set = c.store.set;
   const conversation: Pick<Conversation, 'start' | 'send' | 'submitForm' | 'end' | 'rate' | 'dispose'> = {
@@ -135,5 +136,14 @@ export function createConversation(options: ConversationOptions): Conversation {
       c.stop();
     },
   };
-  return Object.assign(c, createSession(c), createTurnStream(c), createOutbox(c), createLiveEvents(c), conversation);
+  return Object.assign(
+    c,
+    createStatus(c.store, c.signal),
+    { generation: 0, restoring: Promise.resolve() },
+    createSession(c),
+    createTurnStream(c),
+    createOutbox(c),
+    createLiveEvents(c),
+    conversation,
+  );
 }
