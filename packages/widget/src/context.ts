@@ -24,7 +24,7 @@ export interface Context extends ConversationOptions, Conversation, Status {
    * began with, so a late answer never lands in a newer conversation.
    */
   generation: number;
-  /** The session's id: null until the first message creates it (or the stored one is loaded). */
+  /** The session's id: none (unset, or null) until the first message creates it or the stored one is loaded. */
   current?: string | null;
   /** The stored conversation loading: a new session, or the event stream, waits for it. */
   restoring: Promise<void>;
@@ -32,6 +32,7 @@ export interface Context extends ConversationOptions, Conversation, Status {
   // session.ts
   /** The widget's name, greeting, language and theme: read once (again after a failure). */
   fetchConfig(): Promise<WidgetConfig>;
+  /** Requests under the widget's conversations, one function per HTTP method. */
   GET: Call;
   POST: Call;
   /** The whole history of a session, page after page. */

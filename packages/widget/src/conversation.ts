@@ -31,11 +31,12 @@ export interface Conversation {
   details: VisitorDetails;
   /** Loads the widget's name, greeting, language and theme. */
   start(): void;
-  /** Reloads the stored conversation once: on the first open of a bubble, at once for a chatbox. */
+  /** Reloads the stored conversation once: on the first open of a bubble, at once for a chatbox (session.ts). */
   restore(): Promise<void>;
   /**
    * Follows the session's event stream (DESIGN.md 6) while the panel is open: operator messages and session changes
-   * appear live. Resumes after a dropped connection where it left off, also on the next open; false stops it.
+   * appear live. Resumes after a dropped connection where it left off, also on the next open; false stops it
+   * (live-events.ts).
    */
   listen(on: boolean): void;
   /**
@@ -43,7 +44,7 @@ export interface Conversation {
    * order after the ones before it (so Enter while a reply is pending queues it). Ignored once the conversation ended.
    */
   send(text: string): Promise<void>;
-  /** Sends the outbox now: the banner's retry, the browser coming back online, the tab becoming visible. */
+  /** Sends the outbox now: the banner's retry, the browser coming back online, the tab becoming visible (outbox.ts). */
   retryNow(): void;
   /**
    * Submits a surfaced form (spec 4.3). Resolves with problems by question id (`form_rejected` names
@@ -54,9 +55,9 @@ export interface Conversation {
   end(): Promise<void>;
   /** Rates the ended conversation (spec 4.5); rating again replaces the rating. */
   rate(rating: Rating): Promise<void>;
-  /** A fresh conversation for the same visitor: the next message creates a new session. */
+  /** A fresh conversation for the same visitor: the next message creates a new session (session.ts). */
   startOver(): void;
-  /** Automatic sign-out (spec 4.9): nothing of the previous visitor survives, in storage or in memory. */
+  /** Automatic sign-out (spec 4.9): nothing of the previous visitor survives, in storage or in memory (session.ts). */
   newVisitor(): void;
   dispose(): void;
 }
