@@ -341,8 +341,10 @@ async function replyAll(input: { service: Service; queries: readonly LabelledQue
   return replied;
 }
 
-/** Thresholds of the curve: every 0.05 from 0 to 0.8, where nearly every reply abstains. */
-const CURVE_THRESHOLDS = Array.from({ length: 17 }, (_, i) => Math.round(i * 5) / 100);
+/** Thresholds of the curve: every 0.05 from 0 to 0.8, where nearly every reply abstains, and the one the replies were given. */
+function curveThresholds(threshold: number): number[] {
+  return [...new Set([...Array.from({ length: 17 }, (_, i) => i / 20), threshold])].sort((a, b) => a - b);
+}
 
 /** Replies under `threshold`: a reply answers (citing what it cited with no threshold) when its confidence reaches it. */
 function curvePoint(outcomes: readonly QueryOutcome[], threshold: number): CurvePoint {
@@ -408,6 +410,6 @@ function summarise(input: {
         input.outcomes.filter((outcome) => outcome.cited !== null).length,
       ),
     },
-    curve: CURVE_THRESHOLDS.map((threshold) => curvePoint(input.outcomes, threshold)),
+    curve: curveThresholds(input.threshold).map((threshold) => curvePoint(input.outcomes, threshold)),
   };
 }

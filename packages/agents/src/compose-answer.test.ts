@@ -14,7 +14,7 @@ function passage(title: string, content: string, options: { confidence?: number;
     url,
     content,
     rank: 1,
-    matched: { title: [], all: [] },
+    matched: { title: [], all: [], counts: {}, length: { title: 0, body: 0 } },
     score: 1,
     confidence,
     retrievers: ['text'],
@@ -28,7 +28,7 @@ const hit = (product: Product, confidence = 0.9): RetrievedProduct => ({
   knowledgeBaseId: 'kb_1',
   product,
   rank: 1,
-  matched: { title: [], all: [] },
+  matched: { title: [], all: [], counts: {}, length: { title: 0, body: 0 } },
   score: 1,
   confidence,
 });

@@ -426,7 +426,7 @@ const answerQuality = /* sql */ `
 alter table messages add column sources jsonb;
 alter table messages add column outcome text check (outcome in ('answered', 'unanswered', 'handed_off', 'form', 'ended'));
 alter table messages add column confidence double precision;
-alter table widgets add column confidence_threshold double precision not null default 0.4;
+alter table widgets add column confidence_threshold double precision not null default 0.43;
 `;
 
 /**

@@ -1,4 +1,4 @@
-import type { Store, StoredMessage } from '@svc/core/store-kit';
+import { DEFAULT_CONFIDENCE_THRESHOLD, type Store, type StoredMessage } from '@svc/core/store-kit';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { demoRequest, seedDemoStore } from '../test-support.js';
 import { agentFromEnv } from './testing/agent-from-env.js';
@@ -177,7 +177,7 @@ describe('LLM agent on OpenAI Chat Completions', () => {
       confidence: expect.any(Number),
     });
     // The model sees the confidence, the widget's threshold and whether it may answer from these passages.
-    expect(result.threshold).toBe(0.4);
+    expect(result.threshold).toBe(DEFAULT_CONFIDENCE_THRESHOLD);
     expect(result.confidence).toBeGreaterThanOrEqual(result.threshold);
     expect(result.answerable).toBe(true);
     expect(reply.products).toEqual([]);

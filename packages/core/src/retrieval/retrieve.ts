@@ -1,4 +1,4 @@
-import type { KnowledgeHits, KnowledgePassage, MatchedTerms, ProductHit, StoreOps, TermStatistics } from '../store/store.js';
+import type { KnowledgeHits, KnowledgePassage, TermMatch, ProductHit, StoreOps, TermStatistics } from '../store/store.js';
 import { tokenize } from '../store/text-ranking.js';
 import { STOPWORDS } from '../text-terms.js';
 import type { RerankProvider } from './providers.js';
@@ -69,7 +69,7 @@ export interface RetrieverOptions {
  * two public FAQ datasets (eval/datasets): the lowest threshold at which both keep replies citing a wrong entry under
  * a fifth while more than two in five cite the right one.
  */
-export const DEFAULT_CONFIDENCE_THRESHOLD = 0.4;
+export const DEFAULT_CONFIDENCE_THRESHOLD = 0.43;
 
 /** Full-text candidates read before reordering: enough that proximity and rerank can lift a passage from below the top. */
 export const TEXT_CANDIDATES = 30;
@@ -113,12 +113,15 @@ export function createRetriever(options: RetrieverOptions): KnowledgeRetriever {
 }
 
 /**
- * The store's text rank, raised for every pair of the question's words that also stand side by side in the title
- * or the passage ("hand sanitizer" in a passage about hand sanitizer, not one mentioning hands and sanitizer apart),
- * best first; ties keep the store's order.
+ * Full-text order: BM25F over the candidates, computed here from what the store counted (each query term's
+ * occurrences in the title and the body, each part's length, how many passages hold the term), so that every store
+ * ranks alike; the title counts {@link TITLE_FIELD_WEIGHT} times the body. Each pair of the question's words that also
+ * stand side by side in the title or passage ("hand sanitizer" in a passage about hand sanitizer, not one mentioning
+ * hands and sanitizer apart) raises the score by {@link ADJACENT_PAIR_BONUS}. Best first; ties keep the store's order.
  */
 function textOrder(query: RetrievalQuery, hits: KnowledgeHits): RetrievedPassage[] {
   const questionTerms = tokenize(query.text, query.language);
+  const average = averageLengths(hits.passages.map((passage) => passage.matched));
   return hits.passages
     .map((passage, index) => {
       const pairs = adjacentPairs(questionTerms, tokenize(passage.title, query.language)) + adjacentPairs(questionTerms, tokenize(passage.content, query.language));
@@ -126,7 +129,7 @@ function textOrder(query: RetrievalQuery, hits: KnowledgeHits): RetrievedPassage
         index,
         passage: {
           ...passage,
-          score: passage.rank * (1 + ADJACENT_PAIR_BONUS * pairs),
+          score: round4(bm25f(passage.matched, hits.terms, average) * (1 + ADJACENT_PAIR_BONUS * pairs)),
           confidence: coverageConfidence(passage.matched, hits.terms),
           retrievers: ['text'] as RetrieverName[],
         },
@@ -134,6 +137,32 @@ function textOrder(query: RetrievalQuery, hits: KnowledgeHits): RetrievedPassage
     })
     .sort((a, b) => b.passage.score - a.passage.score || a.index - b.index)
     .map(({ passage }) => passage);
+}
+
+const K1 = 1.2;
+const B = 0.75;
+/** The title's weight in the full-text score: a passage whose title holds the question's words is the likelier answer. */
+const TITLE_FIELD_WEIGHT = 2;
+
+/** Mean title and body lengths of the candidates (the knowledge base's own would need a scan of every passage). */
+function averageLengths(matches: ReadonlyArray<TermMatch>): { title: number; body: number } {
+  const sum = matches.reduce((total, match) => ({ title: total.title + match.length.title, body: total.body + match.length.body }), { title: 0, body: 0 });
+  const n = Math.max(1, matches.length);
+  return { title: Math.max(1, sum.title / n), body: Math.max(1, sum.body / n) };
+}
+
+/** BM25F (Robertson and Zaragoza's field-weighted BM25) of one passage for the query's terms. */
+export function bm25f(match: TermMatch, terms: TermStatistics, average: { title: number; body: number }): number {
+  let score = 0;
+  for (const [term, count] of Object.entries(match.counts)) {
+    const frequency = terms.frequencies[term];
+    if (frequency === undefined) continue;
+    const weighted =
+      (TITLE_FIELD_WEIGHT * count.title) / (1 - B + (B * match.length.title) / average.title) +
+      count.body / (1 - B + (B * match.length.body) / average.body);
+    score += idf(frequency, terms.passages) * ((weighted * (K1 + 1)) / (weighted + K1));
+  }
+  return score;
 }
 
 /**
@@ -172,7 +201,7 @@ function idf(frequency: number, passages: number): number {
  * (idf), so "my" matters nothing and "quarantine" a lot. Measured on public FAQs (eval/README.md), a passage whose
  * title shares the question's rare words is the right one far more often than one that only mentions them.
  */
-export function coverageConfidence(matched: MatchedTerms, terms: TermStatistics): number {
+export function coverageConfidence(matched: Pick<TermMatch, 'title' | 'all'>, terms: TermStatistics): number {
   const weights = Object.entries(terms.frequencies)
     .filter(([term]) => countsForCoverage(term, terms.frequencies))
     .map(([term, frequency]) => [term, idf(frequency, terms.passages)] as const);

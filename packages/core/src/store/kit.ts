@@ -16,7 +16,7 @@ export type {
   KnowledgeHits,
   KnowledgePassage,
   KnowledgeQuery,
-  MatchedTerms,
+  TermMatch,
   TermStatistics,
   ProductHit,
   SessionPatch,

@@ -1,5 +1,5 @@
 import type { MemoryState } from './memory-state.js';
-import type { KnowledgeHits, KnowledgePassage, KnowledgeQuery, MatchedTerms, ProductHit } from './store.js';
+import type { KnowledgeHits, KnowledgePassage, KnowledgeQuery, TermMatch, ProductHit } from './store.js';
 import { rankBm25, tokenize } from './text-ranking.js';
 
 /**
@@ -13,10 +13,13 @@ export function searchMemoryKnowledge(state: MemoryState, query: KnowledgeQuery)
   const none: KnowledgeHits = { passages: [], products: [], terms: { passages: 0, frequencies: {} } };
   if (allowed.size === 0 || terms.length === 0 || query.limit <= 0) return none;
   const words = (text: string): string[] => tokenize(text, query.language);
-  const matched = (title: readonly string[], body: readonly string[]): MatchedTerms => {
+  const matched = (title: readonly string[], body: readonly string[]): TermMatch => {
     const inTitle = new Set(title);
     const anywhere = new Set([...title, ...body]);
-    return { title: terms.filter((term) => inTitle.has(term)), all: terms.filter((term) => anywhere.has(term)) };
+    const all = terms.filter((term) => anywhere.has(term));
+    const count = (words: readonly string[], term: string): number => words.filter((word) => word === term).length;
+    const counts = Object.fromEntries(all.map((term) => [term, { title: count(title, term), body: count(body, term) }]));
+    return { title: terms.filter((term) => inTitle.has(term)), all, counts, length: { title: title.length, body: body.length } };
   };
 
   const passages: Array<{ item: Omit<KnowledgePassage, 'rank'>; terms: string[] }> = [];

@@ -167,9 +167,13 @@ export interface KnowledgeQuery {
  * document's title or the product's name, `all` those anywhere. With {@link TermStatistics} they give retrieval its
  * confidence (DESIGN.md section 11): how much of the question the hit covers, rare words counting most.
  */
-export interface MatchedTerms {
+export interface TermMatch {
   title: string[];
   all: string[];
+  /** How often each term of `all` occurs in the title and in the rest (the body, its heading trail included). */
+  counts: Record<string, { title: number; body: number }>;
+  /** Words the title and the rest hold, as the store counts them (its stopwords left out). */
+  length: { title: number; body: number };
 }
 
 export interface KnowledgePassage {
@@ -181,14 +185,14 @@ export interface KnowledgePassage {
   content: string;
   /** The store's text rank: comparable only within one answer of one store. */
   rank: number;
-  matched: MatchedTerms;
+  matched: TermMatch;
 }
 
 export interface ProductHit {
   knowledgeBaseId: string;
   product: Product;
   rank: number;
-  matched: MatchedTerms;
+  matched: TermMatch;
 }
 
 /** How common each of the query's terms is among the passages of the knowledge bases searched. */

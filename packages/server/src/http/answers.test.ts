@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { createMemoryStore, type Store } from '@svc/core';
+import { createMemoryStore, DEFAULT_CONFIDENCE_THRESHOLD, type Store } from '@svc/core';
 import { createPgliteStore } from '@svc/store-postgres';
 import { createHarness } from '../testing/harness.js';
 
@@ -69,6 +69,6 @@ describe.each([
       code: 'validation_failed',
       field: 'confidenceThreshold',
     });
-    expect((await h.admin.getWidget(h.account.id, h.widget.id)).confidenceThreshold).toBe(0.4);
+    expect((await h.admin.getWidget(h.account.id, h.widget.id)).confidenceThreshold).toBe(DEFAULT_CONFIDENCE_THRESHOLD);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { manualClock, type Scope } from '@svc/core';
+import { DEFAULT_CONFIDENCE_THRESHOLD, manualClock, type Scope } from '@svc/core';
 import { createHarness, type Harness, type JsonResponse } from '../testing/harness.js';
 
 // Knowledge bases over HTTP (issue #3) and the widget's configuration (issue #6), through the real app.
@@ -318,7 +318,7 @@ describe('knowledge bases: lifecycle', () => {
     });
     // The title holds the question's words: the agent would answer from this passage.
     expect(found.body.data.confidence).toBe(found.body.data.passages[0].confidence);
-    expect(found.body.data.confidence).toBeGreaterThanOrEqual(0.4);
+    expect(found.body.data.confidence).toBeGreaterThanOrEqual(DEFAULT_CONFIDENCE_THRESHOLD);
     const tents = await h.post(`${base}/search`, { query: 'bivy tent', limit: 1 }, { key: read });
     expect(tents.body.data.products).toEqual([{ id: 'bivy-1', ...TENT, rank: expect.any(Number), confidence: expect.any(Number) }]);
 

@@ -1,4 +1,4 @@
-import type { KnowledgePassage, ProductHit, StoreOps, TermStatistics } from '@svc/core/store-kit';
+import type { KnowledgePassage, ProductHit, StoreOps, TermMatch, TermStatistics } from '@svc/core/store-kit';
 import { productColumns, toProduct, type ProductRow } from '../rows.js';
 import { DEFAULT_TEXT_SEARCH_CONFIG, orQuery, textSearchConfig } from '../text-search.js';
 import type { Db } from './db.js';
@@ -34,37 +34,49 @@ export function searchOps(db: Db, options: SearchOptions): Pick<StoreOps, 'searc
       const passageVector = vector(config, 'c.search_vector', 'c.title', 'c.content', '$5');
       const productVector = vector(config, 'p.search_vector', 'p.name', "coalesce(p.description, '')", '$5');
       const params = config === DEFAULT_TEXT_SEARCH_CONFIG ? [knowledgeBaseIds, query, limit, lexemes] : [knowledgeBaseIds, query, limit, lexemes, config];
-      // Which of the query's lexemes a hit holds, in its title (weight A) and anywhere: retrieval's confidence.
-      const matched = (vector: string): string =>
-        `array(select unnest(tsvector_to_array(ts_filter(${vector}, '{a}'))) intersect select unnest($4::text[])) as title_terms,
-         array(select unnest(tsvector_to_array(${vector})) intersect select unnest($4::text[])) as all_terms`;
+      // What retrieval ranks and judges a hit by (TermMatch in @svc/core/store-kit), read off its vector: the query's
+      // lexemes it holds in its title (weight A) and anywhere, how often each occurs in the title and the rest, and how
+      // many words each part has. Computed on the rows the limit kept, never on every match.
+      const features = `
+        array(select unnest(tsvector_to_array(ts_filter(hit.vec, '{a}'))) intersect select unnest($4::text[])) as title_terms,
+        array(select unnest(tsvector_to_array(hit.vec)) intersect select unnest($4::text[])) as all_terms,
+        (select coalesce(jsonb_object_agg(u.lexeme, jsonb_build_array(
+                  (select count(*) from unnest(u.weights) w where w = 'A'),
+                  (select count(*) from unnest(u.weights) w where w <> 'A'))), '{}'::jsonb)
+           from unnest(hit.vec) u where u.lexeme = any($4::text[])) as counts,
+        (select coalesce(sum((select count(*) from unnest(u.weights) w where w = 'A')), 0)::int from unnest(hit.vec) u) as title_length,
+        (select coalesce(sum((select count(*) from unnest(u.weights) w where w <> 'A')), 0)::int from unnest(hit.vec) u) as body_length`;
 
       // Only the listed knowledge bases are read: that filter is what keeps tenants apart.
-      const passages = await db().query<{
-        document_id: string;
-        knowledge_base_id: string;
-        title: string;
-        url: string | null;
-        content: string;
-        rank: number;
-        title_terms: string[];
-        all_terms: string[];
-      }>(
-        `select c.document_id, c.knowledge_base_id, d.title, d.url, c.content, ts_rank(${passageVector}, $2::tsquery)::float8 as rank,
-                ${matched(passageVector)}
-           from document_chunks c
-           join documents d on d.knowledge_base_id = c.knowledge_base_id and d.id = c.document_id
-          where c.knowledge_base_id = any($1::text[]) and ${passageVector} @@ $2::tsquery
-          order by rank desc, c.document_id, c.position
-          limit $3`,
+      const passages = await db().query<
+        {
+          document_id: string;
+          knowledge_base_id: string;
+          title: string;
+          url: string | null;
+          content: string;
+          rank: number;
+        } & FeatureColumns
+      >(
+        `select hit.document_id, hit.knowledge_base_id, hit.title, hit.url, hit.content, hit.rank, ${features}
+           from (select c.document_id, c.knowledge_base_id, c.position, d.title, d.url, c.content,
+                        ts_rank(${passageVector}, $2::tsquery)::float8 as rank, ${passageVector} as vec
+                   from document_chunks c
+                   join documents d on d.knowledge_base_id = c.knowledge_base_id and d.id = c.document_id
+                  where c.knowledge_base_id = any($1::text[]) and ${passageVector} @@ $2::tsquery
+                  order by rank desc, c.document_id, c.position
+                  limit $3) as hit
+          order by hit.rank desc, hit.document_id, hit.position`,
         params,
       );
-      const products = await db().query<ProductRow & { rank: number; title_terms: string[]; all_terms: string[] }>(
-        `select ${productColumns('p')}, ts_rank(${productVector}, $2::tsquery)::float8 as rank, ${matched(productVector)}
-           from products p
-          where p.knowledge_base_id = any($1::text[]) and ${productVector} @@ $2::tsquery
-          order by rank desc, p.id
-          limit $3`,
+      const products = await db().query<ProductRow & { rank: number } & FeatureColumns>(
+        `select hit.*, ${features}
+           from (select ${productColumns('p')}, ts_rank(${productVector}, $2::tsquery)::float8 as rank, ${productVector} as vec
+                   from products p
+                  where p.knowledge_base_id = any($1::text[]) and ${productVector} @@ $2::tsquery
+                  order by rank desc, p.id
+                  limit $3) as hit
+          order by hit.rank desc, hit.id`,
         params,
       );
 
@@ -79,7 +91,7 @@ export function searchOps(db: Db, options: SearchOptions): Pick<StoreOps, 'searc
               url: row.url,
               content: row.content,
               rank: row.rank,
-              matched: { title: row.title_terms, all: row.all_terms },
+              matched: termMatch(row),
             }),
           ),
         products: products
@@ -88,12 +100,26 @@ export function searchOps(db: Db, options: SearchOptions): Pick<StoreOps, 'searc
             knowledgeBaseId: row.knowledge_base_id,
             product: toProduct(row),
             rank: row.rank,
-            matched: { title: row.title_terms, all: row.all_terms },
+            matched: termMatch(row),
           })),
         terms: await termStatistics(db, { knowledgeBaseIds, lexemes, passageVector, config }),
       };
     },
   };
+}
+
+interface FeatureColumns {
+  title_terms: string[];
+  all_terms: string[];
+  counts: Record<string, [number, number]>;
+  title_length: number;
+  body_length: number;
+}
+
+function termMatch(row: FeatureColumns): TermMatch {
+  const counts: TermMatch['counts'] = {};
+  for (const [term, [title, body]] of Object.entries(row.counts)) counts[term] = { title: Number(title), body: Number(body) };
+  return { title: row.title_terms, all: row.all_terms, counts, length: { title: row.title_length, body: row.body_length } };
 }
 
 interface StatisticsQuery {
