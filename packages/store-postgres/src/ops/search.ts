@@ -43,6 +43,7 @@ export function searchOps(db: Db, options: SearchOptions): Pick<StoreOps, 'searc
       const passages = await db().query<{
         document_id: string;
         knowledge_base_id: string;
+        position: number;
         title: string;
         url: string | null;
         content: string;
@@ -50,7 +51,7 @@ export function searchOps(db: Db, options: SearchOptions): Pick<StoreOps, 'searc
         title_terms: string[];
         all_terms: string[];
       }>(
-        `select c.document_id, c.knowledge_base_id, d.title, d.url, c.content, ts_rank(${passageVector}, $2::tsquery)::float8 as rank,
+        `select c.document_id, c.knowledge_base_id, c.position, d.title, d.url, c.content, ts_rank(${passageVector}, $2::tsquery)::float8 as rank,
                 ${matched(passageVector)}
            from document_chunks c
            join documents d on d.knowledge_base_id = c.knowledge_base_id and d.id = c.document_id
@@ -75,6 +76,7 @@ export function searchOps(db: Db, options: SearchOptions): Pick<StoreOps, 'searc
             (row): KnowledgePassage => ({
               documentId: row.document_id,
               knowledgeBaseId: row.knowledge_base_id,
+              position: row.position,
               title: row.title,
               url: row.url,
               content: row.content,
