@@ -1,0 +1,136 @@
+import type { StoreOps } from '../store/store.js';
+import type { PassageKey } from '../store/vector-store.js';
+
+/**
+ * The exact, in-process nearest-neighbour search of DESIGN.md section 11: each knowledge base's vectors of one model
+ * in one flat matrix, unit length, so cosine similarity is a dot product. A knowledge base is read from the store
+ * (in pages) the first time it is searched and again only when its vector version moved (a passage embedded,
+ * replaced or deleted, another model's vectors removed), never per query.
+ */
+
+export interface NearestPassage extends PassageKey {
+  /** Cosine similarity to the query, -1..1. */
+  similarity: number;
+}
+
+export interface VectorIndex {
+  /** The `limit` passages most similar to `vector` among the knowledge bases', most similar first. */
+  nearest(query: { knowledgeBaseIds: string[]; vector: Float32Array; limit: number }): Promise<NearestPassage[]>;
+}
+
+export type VectorIndexStore = Pick<StoreOps, 'vectorVersions' | 'listPassageVectors'>;
+
+export interface VectorIndexOptions {
+  store: VectorIndexStore;
+  /** The embedding provider's model: only its vectors are read. */
+  model: string;
+  dimensions: number;
+  /** Vectors read per store call while loading. Default 2,000. */
+  pageSize?: number;
+}
+
+/** One knowledge base's vectors: row `i` of `matrix` is the unit vector of `keys[i]`. */
+interface LoadedBase {
+  version: number;
+  keys: Array<{ documentId: string; position: number }>;
+  matrix: Float32Array;
+}
+
+export function createVectorIndex(options: VectorIndexOptions): VectorIndex {
+  const { store, model, dimensions } = options;
+  const pageSize = options.pageSize ?? 2_000;
+  const loaded = new Map<string, LoadedBase>();
+  // One load per knowledge base and version at a time, however many searches ask for it meanwhile.
+  const loading = new Map<string, Promise<LoadedBase>>();
+
+  async function load(knowledgeBaseId: string, version: number): Promise<LoadedBase> {
+    const keys: LoadedBase['keys'] = [];
+    const rows: Float32Array[] = [];
+    let after: { documentId: string; position: number } | undefined;
+    for (;;) {
+      const page = await store.listPassageVectors({ knowledgeBaseId, model, limit: pageSize, ...(after === undefined ? {} : { after }) });
+      for (const item of page) {
+        // A vector of another length was made under another configuration: it cannot be compared.
+        if (item.vector.length !== dimensions) continue;
+        keys.push({ documentId: item.documentId, position: item.position });
+        rows.push(item.vector);
+      }
+      if (page.length < pageSize) break;
+      const last = page[page.length - 1]!;
+      after = { documentId: last.documentId, position: last.position };
+    }
+    const matrix = new Float32Array(keys.length * dimensions);
+    rows.forEach((vector, row) => matrix.set(unit(vector), row * dimensions));
+    const base = { version, keys, matrix };
+    // Versions only grow: a slow load of an older one never replaces a newer one.
+    if ((loaded.get(knowledgeBaseId)?.version ?? -1) <= version) loaded.set(knowledgeBaseId, base);
+    return base;
+  }
+
+  function current(knowledgeBaseId: string, version: number): Promise<LoadedBase> | LoadedBase {
+    const base = loaded.get(knowledgeBaseId);
+    if (base !== undefined && base.version === version) return base;
+    const inFlight = loading.get(`${knowledgeBaseId}\u0000${version}`);
+    if (inFlight !== undefined) return inFlight;
+    const started = load(knowledgeBaseId, version).finally(() => loading.delete(`${knowledgeBaseId}\u0000${version}`));
+    loading.set(`${knowledgeBaseId}\u0000${version}`, started);
+    return started;
+  }
+
+  return {
+    async nearest({ knowledgeBaseIds, vector, limit }) {
+      if (knowledgeBaseIds.length === 0 || limit <= 0 || vector.length !== dimensions) return [];
+      const versions = await store.vectorVersions(knowledgeBaseIds);
+      const bases = await Promise.all(knowledgeBaseIds.map(async (id) => ({ id, base: await current(id, versions[id] ?? 0) })));
+      const query = unit(vector);
+      const best = new TopK(limit);
+      for (const { id, base } of bases) {
+        const { matrix, keys } = base;
+        for (let row = 0; row < keys.length; row++) {
+          let dot = 0;
+          const offset = row * dimensions;
+          for (let i = 0; i < dimensions; i++) dot += matrix[offset + i]! * query[i]!;
+          if (best.accepts(dot)) best.add(dot, { knowledgeBaseId: id, ...keys[row]! });
+        }
+      }
+      return best.sorted();
+    },
+  };
+}
+
+/** `vector` scaled to length 1 (a zero vector stays zero: similar to nothing). */
+function unit(vector: Float32Array): Float32Array {
+  let norm = 0;
+  for (let i = 0; i < vector.length; i++) norm += vector[i]! * vector[i]!;
+  norm = Math.sqrt(norm);
+  const scaled = new Float32Array(vector.length);
+  if (norm === 0) return scaled;
+  for (let i = 0; i < vector.length; i++) scaled[i] = vector[i]! / norm;
+  return scaled;
+}
+
+/** The k best items seen, kept sorted (k is small: the candidates of one retrieval). */
+class TopK {
+  readonly #k: number;
+  readonly #items: NearestPassage[] = [];
+
+  constructor(k: number) {
+    this.#k = k;
+  }
+
+  accepts(similarity: number): boolean {
+    return this.#items.length < this.#k || similarity > this.#items[this.#items.length - 1]!.similarity;
+  }
+
+  add(similarity: number, key: PassageKey): void {
+    const items = this.#items;
+    let at = items.length;
+    while (at > 0 && items[at - 1]!.similarity < similarity) at--;
+    items.splice(at, 0, { ...key, similarity: Math.round(similarity * 1e6) / 1e6 });
+    if (items.length > this.#k) items.pop();
+  }
+
+  sorted(): NearestPassage[] {
+    return [...this.#items];
+  }
+}
