@@ -40,7 +40,7 @@ export function createVectorIndex(options: VectorIndexOptions): VectorIndex {
   const { store, model, dimensions } = options;
   const pageSize = options.pageSize ?? 2_000;
   const loaded = new Map<string, LoadedBase>();
-  // One load per knowledge base and version at a time, however many searches ask for it meanwhile.
+  // One load per knowledge base at a time, however many searches ask for it meanwhile.
   const loading = new Map<string, Promise<LoadedBase>>();
 
   async function load(knowledgeBaseId: string, version: number): Promise<LoadedBase> {
@@ -67,14 +67,28 @@ export function createVectorIndex(options: VectorIndexOptions): VectorIndex {
     return base;
   }
 
-  function current(knowledgeBaseId: string, version: number): Promise<LoadedBase> | LoadedBase {
-    const base = loaded.get(knowledgeBaseId);
-    if (base !== undefined && base.version === version) return base;
-    const inFlight = loading.get(`${knowledgeBaseId}\u0000${version}`);
+  function reload(knowledgeBaseId: string, version: number): Promise<LoadedBase> {
+    const inFlight = loading.get(knowledgeBaseId);
     if (inFlight !== undefined) return inFlight;
-    const started = load(knowledgeBaseId, version).finally(() => loading.delete(`${knowledgeBaseId}\u0000${version}`));
-    loading.set(`${knowledgeBaseId}\u0000${version}`, started);
+    const started = load(knowledgeBaseId, version).finally(() => loading.delete(knowledgeBaseId));
+    loading.set(knowledgeBaseId, started);
     return started;
+  }
+
+  /**
+   * The knowledge base's vectors: the first search waits for them; after a change, searches go on with the vectors
+   * loaded until the new ones are (while the embedding job fills a large knowledge base its version moves every
+   * round, and a search must not wait for a full reload each time). A passage deleted meanwhile is skipped when read.
+   */
+  async function current(knowledgeBaseId: string, version: number): Promise<LoadedBase> {
+    const base = loaded.get(knowledgeBaseId);
+    if (base === undefined) return reload(knowledgeBaseId, version);
+    if (base.version !== version) {
+      reload(knowledgeBaseId, version).catch(() => {
+        // The next search that sees the version moved tries again.
+      });
+    }
+    return base;
   }
 
   return {

@@ -140,14 +140,20 @@ export function vectorOps(db: Db): VectorOps {
     },
 
     async listPassageVectors({ knowledgeBaseId, model, after, limit }) {
-      const rows = await db().query<KeyRow & { vector: string }>(
-        `select ${keyColumns}, encode(vector, 'base64') as vector from passage_vectors
-          where knowledge_base_id = $1 and model = $2
-            and ($3::text is null or (document_id, position) > ($3::text collate "C", $4::integer))
-          order by document_id, position
-          limit $5`,
-        [knowledgeBaseId, model, after?.documentId ?? null, after?.position ?? 0, limit],
-      );
+      // Two statements rather than one with `$3 is null or …`: each keeps a plan that walks the primary key in order.
+      const columns = `${keyColumns}, encode(vector, 'base64') as vector`;
+      const rows =
+        after === undefined
+          ? await db().query<KeyRow & { vector: string }>(
+              `select ${columns} from passage_vectors where knowledge_base_id = $1 and model = $2 order by document_id, position limit $3`,
+              [knowledgeBaseId, model, limit],
+            )
+          : await db().query<KeyRow & { vector: string }>(
+              `select ${columns} from passage_vectors
+                where knowledge_base_id = $1 and model = $2 and (document_id, position) > ($3::text collate "C", $4::integer)
+                order by document_id, position limit $5`,
+              [knowledgeBaseId, model, after.documentId, after.position, limit],
+            );
       return rows.map((row): PassageVector => ({ ...toKey(row), vector: decodeVector(row.vector) }));
     },
 
