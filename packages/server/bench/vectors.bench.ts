@@ -17,7 +17,7 @@ import { summarise, type LoadResult } from './load.js';
 
 const PASSAGES = Number(process.env.BENCH_VECTOR_PASSAGES ?? 50_000);
 const DIMENSIONS = Number(process.env.BENCH_VECTOR_DIMENSIONS ?? 256);
-const QUERIES = Number(process.env.BENCH_VECTOR_QUERIES ?? 100);
+const QUERIES = Number(process.env.BENCH_VECTOR_QUERIES ?? 200);
 const ROUNDS = 5;
 /** Passages per document: one per Markdown section. */
 const SECTIONS = 10;
