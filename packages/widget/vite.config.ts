@@ -14,7 +14,8 @@ export const oxc = {
 } as const;
 
 /**
- * Properties of the panel's own objects, shortened by the minifier: the chat state, the conversation's methods,
+ * Properties of the panel's own objects, shortened by the minifier: the chat state, the conversation's methods and
+ * the members of the context its modules share (`src/context.ts`: `generation`, `GET`, `turn`, `pump`, …),
  * component props, and the lifecycle and hook names Preact looks up on components and on its `options` (the panel
  * defines none of them; Preact is bundled in the panel, so it reads the shortened names too). Their names are read
  * nowhere else. Never a name that crosses to the loader (instance and shell members, the options it passes), to
@@ -25,7 +26,7 @@ export const oxc = {
  * and longer, so it is not matched). 19 bytes more.
  */
 const PANEL_PRIVATE_PROPS =
-  /^(__[a-zA-Z]?|_sb|messages|problem|announcement|sentForms|retryNow|submitForm|newVisitor|startOver|restore|listen|retryAt|online|session|conversation|locale|dispose|ensureFresh|sourceChanged|onIdentityChange|subscribe|onSend|onRate|onRestart|question|sent|draft|errors|pending|recheck|fieldId|retryAfter|prefetchedConfig|getDerivedStateFromProps|getDerivedStateFromError|getSnapshotBeforeUpdate|shouldComponentUpdate|getChildContext|componentWillMount|componentDidMount|componentWillReceiveProps|componentWillUpdate|componentDidUpdate|componentWillUnmount|componentDidCatch|contextType|defaultProps|debounceRendering|forceUpdate|unmount|diffed|vnode|context|current|element)$/;
+  /^(__[a-zA-Z]?|_sb|messages|problem|announcement|sentForms|retryNow|submitForm|newVisitor|startOver|restore|listen|retryAt|online|session|conversation|locale|dispose|ensureFresh|sourceChanged|onIdentityChange|subscribe|onSend|onRate|onRestart|question|sent|draft|errors|pending|recheck|fieldId|retryAfter|prefetchedConfig|generation|restoring|fetchConfig|GET|POST|history|remember|ensure|turn|pump|enqueue|stop|drop|follow|fail|stopCountdown|store|tokens|api|getDerivedStateFromProps|getDerivedStateFromError|getSnapshotBeforeUpdate|shouldComponentUpdate|getChildContext|componentWillMount|componentDidMount|componentWillReceiveProps|componentWillUpdate|componentDidUpdate|componentWillUnmount|componentDidCatch|contextType|defaultProps|debounceRendering|forceUpdate|unmount|diffed|vnode|context|current|element)$/;
 
 /**
  * Every constant one module exports and another reads is written where it is read, short strings and numbers

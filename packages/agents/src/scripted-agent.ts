@@ -43,6 +43,9 @@ function withDefaults(request: AgentRequest, partial: Partial<AgentReply>): Agen
     meters: partial.meters ?? zeroMeters(),
     // A scripted reply that asks for a person hands the conversation over, as the agent it wraps would.
     ...(partial.handoff ? { handoff: true } : {}),
+    ...(partial.sources === undefined ? {} : { sources: partial.sources }),
+    ...(partial.outcome === undefined ? {} : { outcome: partial.outcome }),
+    ...(partial.confidence === undefined ? {} : { confidence: partial.confidence }),
   };
 }
 

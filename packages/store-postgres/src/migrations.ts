@@ -430,6 +430,29 @@ alter table widgets add column confidence_threshold double precision not null de
 `;
 
 /**
+ * PostgreSQL's parser reads "COVID-19" or "GTX-1080" as a word and a negative number (`covid`, `-19`), so a question
+ * writing "COVID 19" never matched a title writing "COVID-19". Text is searched with a letter-hyphen-digit written as
+ * two words, on both sides (ops/search.ts), as the memory store reads it.
+ */
+const hyphenatedNumbers = /* sql */ `
+create function svc_search_text(value text) returns text
+  language sql immutable parallel safe
+  return regexp_replace(value, '([[:alpha:]])-([[:digit:]])', '\\1 \\2', 'g');
+
+alter table document_chunks drop column search_vector;
+alter table document_chunks add column search_vector tsvector generated always as (
+  setweight(to_tsvector('english', svc_search_text(title)), 'A') || setweight(to_tsvector('english', svc_search_text(content)), 'B')
+) stored;
+create index document_chunks_search on document_chunks using gin (search_vector);
+
+alter table products drop column search_vector;
+alter table products add column search_vector tsvector generated always as (
+  setweight(to_tsvector('english', svc_search_text(name)), 'A') || setweight(to_tsvector('english', svc_search_text(coalesce(description, ''))), 'B')
+) stored;
+create index products_search on products using gin (search_vector);
+`;
+
+/**
  * DESIGN.md section 11: passage vectors, one per passage and embedding model, float32 little-endian in a `bytea`
  * (neither this machine's PostgreSQL nor PGlite ships pgvector; the search over them is in process). Vectors and
  * embedding leases belong to their passage: replacing a document chunks it again, and its new passages need new
@@ -477,5 +500,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 7, name: 'operators', sql: operators },
   { version: 8, name: 'session_outcomes', sql: sessionOutcomes },
   { version: 9, name: 'answer_quality', sql: answerQuality },
-  { version: 10, name: 'passage_vectors', sql: passageVectors },
+  { version: 10, name: 'hyphenated_numbers', sql: hyphenatedNumbers },
+  { version: 11, name: 'passage_vectors', sql: passageVectors },
 ];

@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { API_KEY, BASE, EVERY_KIND_FORM } from '../test/fake-service.js';
 import { byTestId, messages, queryTestId, reply, send, storedKeys, useFakeService, waitFor } from '../test/harness.js';
 import { testToken } from '../test/jwt.js';
-import { POLL_MS } from './conversation.js';
+import { POLL_MS } from './turn-stream.js';
 import { bubble, chatbox, setIdentityTokenProvider } from './index.js';
 
 const service = useFakeService();

@@ -22,9 +22,11 @@ export function sameOriginEndpoint(path: string): string | undefined {
 export function endpointProvider(url: string): IdentityTokenProvider {
   return async () => {
     const response = await fetch(url, { credentials: 'include', cache: 'no-store' });
-    if (!response.ok) throw new Error(`identity endpoint answered ${response.status}`);
-    const { token } = (await response.json()) as { token?: unknown };
-    if (token === null || typeof token === 'string') return token;
-    throw new Error('no "token" in the answer');
+    if (response.ok) {
+      const { token } = (await response.json()) as { token?: unknown };
+      if (token === null || typeof token === 'string') return token;
+    }
+    // What went wrong is read by nobody: the token holder only waits and asks again (identity-tokens.ts).
+    throw new Error('identity endpoint');
   };
 }

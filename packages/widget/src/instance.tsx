@@ -59,14 +59,14 @@ export function createInstance(
   const visitorId = options.details.visitorId ?? (stored && VISITOR_ID.test(stored) ? stored : randomId('v_'));
   saveVisitorId(visitorId);
 
-  let details = options.details;
   const endpoint = options.identityEndpoint ? endpointProvider(options.identityEndpoint) : null;
   /**
    * Where the token comes from, most specific first: a registered provider, the script tag's endpoint, then a
    * token given to `identify()` (used until its `exp`, after which the visitor counts as signed out).
    */
   const tokenSource = (): IdentityTokenProvider | null => {
-    const token = details.identityToken;
+    // The conversation's details: the `identify()` payload, until an automatic sign-out forgets it.
+    const token = conversation.details.identityToken;
     const exp = token ? (readClaims(token)?.exp ?? null) : null;
     return options.provider() ?? endpoint ?? (token ? () => (exp === null || exp * 1000 > Date.now() ? token : null) : null);
   };
@@ -84,10 +84,7 @@ export function createInstance(
     details: options.details,
     tokens,
     signal: abort.signal,
-    forgetIdentity: () => {
-      details = {};
-      options.forgetIdentity();
-    },
+    forgetIdentity: options.forgetIdentity,
     prefetchedConfig: options.config,
   });
 

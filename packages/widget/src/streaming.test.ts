@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { API_KEY, BASE, EVERY_KIND_FORM } from '../test/fake-service.js';
 import { byTestId, messages, queryTestId, reply, send, shadow, useFakeService, waitFor } from '../test/harness.js';
-import { POLL_MS } from './conversation.js';
+import { POLL_MS } from './turn-stream.js';
 import { readEvents } from './event-stream.js';
 import { bubble } from './index.js';
 

@@ -1,5 +1,6 @@
 import type { KnowledgeHits, KnowledgePassage, MatchedTerms, ProductHit, StoreOps, TermStatistics } from '../store/store.js';
 import { tokenize } from '../store/text-ranking.js';
+import { STOPWORDS } from '../text-terms.js';
 import type { EmbeddingProvider, RerankProvider } from './providers.js';
 import { createVectorIndex, type NearestPassage, type VectorIndex } from './vector-index.js';
 
@@ -279,7 +280,9 @@ function idf(frequency: number, passages: number): number {
  * title shares the question's rare words is the right one far more often than one that only mentions them.
  */
 export function coverageConfidence(matched: MatchedTerms, terms: TermStatistics): number {
-  const weights = Object.entries(terms.frequencies).map(([term, frequency]) => [term, idf(frequency, terms.passages)] as const);
+  const weights = Object.entries(terms.frequencies)
+    .filter(([term]) => countsForCoverage(term, terms.frequencies))
+    .map(([term, frequency]) => [term, idf(frequency, terms.passages)] as const);
   const total = weights.reduce((sum, [, weight]) => sum + weight, 0);
   if (total <= 0) return 0;
   const share = (held: readonly string[]): number => {
@@ -287,6 +290,18 @@ export function coverageConfidence(matched: MatchedTerms, terms: TermStatistics)
     return weights.reduce((sum, [term, weight]) => sum + (set.has(term) ? weight : 0), 0) / total;
   };
   return round4(TITLE_WEIGHT * share(matched.title) + (1 - TITLE_WEIGHT) * share(matched.all));
+}
+
+/**
+ * Whether a query term weighs in the confidence. Not a word that carries no topic in our languages ("need", "done":
+ * PostgreSQL's stopword list keeps them, the memory store's drops them), and not a hyphenated compound whose parts the
+ * query also holds: PostgreSQL indexes "COVID-19" as `covid-19`, `covid` and `19`, and a title writing "COVID 19"
+ * answers it as well.
+ */
+function countsForCoverage(term: string, frequencies: Readonly<Record<string, number>>): boolean {
+  if (STOPWORDS.has(term)) return false;
+  if (!term.includes('-')) return true;
+  return !term.split('-').every((part) => part === '' || part in frequencies);
 }
 
 const round4 = (value: number): number => Math.round(value * 10_000) / 10_000;

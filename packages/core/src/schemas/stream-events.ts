@@ -83,6 +83,11 @@ export const uiMessageChunkSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('text-end'), id: z.string() }),
   z.strictObject({ type: z.literal('data-products'), data: z.array(z.unknown()) }),
   z.strictObject({ type: z.literal('data-forms'), data: z.array(z.unknown()) }),
+  z.strictObject({ type: z.literal('data-actions'), data: z.array(z.unknown()) }),
+  // What the answer used (DESIGN.md section 11): a web page as the AI SDK's source-url, a document without an address
+  // as its source-document.
+  z.strictObject({ type: z.literal('source-url'), sourceId: z.string(), url: z.string(), title: z.string() }),
+  z.strictObject({ type: z.literal('source-document'), sourceId: z.string(), mediaType: z.string(), title: z.string() }),
   z.strictObject({ type: z.literal('finish'), finishReason: z.literal('stop'), messageMetadata: z.record(z.string(), z.unknown()) }),
   z.strictObject({ type: z.literal('error'), errorText: z.string() }),
 ]);

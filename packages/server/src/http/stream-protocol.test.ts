@@ -71,7 +71,19 @@ describe('what the server writes parses with the stream protocol of @svc/core/sc
     const handedOff = await h.session({ visitorId: 'visitor-handoff' });
     await h.post(`${h.base}/${handedOff}/messages`, { content: 'Can I talk to a person?' });
 
+    // An answer citing a web page and a document without an address, with quick replies under it.
+    const citing = await createHarness({
+      agent: createScriptedAgent(() => ({
+        content: 'From our guides.',
+        sources: [
+          { documentId: 'doc_web', title: 'Shipping', url: 'https://shop.example/shipping' },
+          { documentId: 'doc_plain', title: 'Returns', url: null },
+        ],
+        actions: [{ type: 'reply', label: 'Talk to a person', text: 'I would like to talk to a person.' }],
+      })),
+    });
     const written = [
+      ...(await chunks(await post(citing, `${citing.base}/${await citing.session()}/chat`, chatBody('Shipping and returns?')))),
       ...(await chunks(await post(h, `${h.base}/${await h.session()}/chat`, chatBody('Which tents do you sell?')))),
       ...(await chunks(await post(h, `${h.base}/${await h.session({ visitorId: 'visitor-sales' })}/chat`, chatBody('I would like to talk to sales')))),
       ...(await chunks(await post(h, `${h.base}/${handedOff}/chat`, chatBody('Still there?')))),
@@ -79,13 +91,17 @@ describe('what the server writes parses with the stream protocol of @svc/core/sc
     ];
 
     for (const chunk of written) expect(uiMessageChunkSchema.safeParse(chunk).error, JSON.stringify(chunk)).toBeUndefined();
+    // The sources as useChat renders them: a link for the web page, a document for the one without an address.
+    expect(written).toContainEqual({ type: 'source-url', sourceId: 'doc_web', url: 'https://shop.example/shipping', title: 'Shipping' });
+    expect(written).toContainEqual({ type: 'source-document', sourceId: 'doc_plain', mediaType: 'text/markdown', title: 'Returns' });
+    expect(written).toContainEqual({ type: 'data-actions', data: [{ type: 'reply', label: 'Talk to a person', text: 'I would like to talk to a person.' }] });
     const types = new Set(written.map((chunk) => (chunk as { type: string }).type));
     expect(types).toEqual(new Set(uiMessageChunkSchema.options.map((option) => option.shape.type.value)));
   });
 });
 
 /** The AI SDK's chunk union, with the two data parts the service writes named (their data as the SDK leaves it). */
-type SdkChunk = UIMessageChunk<unknown, { products: unknown[]; forms: unknown[] }>;
+type SdkChunk = UIMessageChunk<unknown, { products: unknown[]; forms: unknown[]; actions: unknown[] }>;
 
 /**
  * The fields of a chunk that the SDK's chunk of the same type lacks. Assignability alone lets extra fields through,

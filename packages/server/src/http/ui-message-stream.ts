@@ -12,7 +12,8 @@ type StreamEvent = TurnFeedEvent | { type: 'start'; turn: Pick<AcceptedTurn, 'me
 
 /**
  * Translates one turn's events into chunks: the reply is one text part (opened at the start so deltas can
- * follow at once), products and forms come as `data-products` and `data-forms` parts, and the credits, the
+ * follow at once), the documents the answer used as `source-url` or `source-document` parts, products, forms and the
+ * suggested actions as `data-products`, `data-forms` and `data-actions` parts, and the credits, the
  * session's end and the reply as stored (its content in the key's reply format) as the finish metadata.
  *
  * @example
@@ -34,7 +35,15 @@ export function uiMessageChunks(): (event: StreamEvent) => UiMessageChunk[] {
       case 'completed': {
         const { data } = event;
         const chunks: UiMessageChunk[] = [{ type: 'text-end', id: textId }];
+        for (const source of data.sources) {
+          chunks.push(
+            source.url === null
+              ? { type: 'source-document', sourceId: source.documentId, mediaType: 'text/markdown', title: source.title }
+              : { type: 'source-url', sourceId: source.documentId, url: source.url, title: source.title },
+          );
+        }
         if (data.products.length > 0) chunks.push({ type: 'data-products', data: data.products });
+        if (data.actions.length > 0) chunks.push({ type: 'data-actions', data: data.actions });
         if (data.forms !== undefined && data.forms.length > 0) chunks.push({ type: 'data-forms', data: data.forms });
         chunks.push({
           type: 'finish',

@@ -15,7 +15,7 @@ export interface SearchOptions {
  */
 function vector(config: string, stored: string, title: string, body: string, configParam: string): string {
   if (config === DEFAULT_TEXT_SEARCH_CONFIG) return stored;
-  return `(setweight(to_tsvector(${configParam}::regconfig, ${title}), 'A') || setweight(to_tsvector(${configParam}::regconfig, ${body}), 'B'))`;
+  return `(setweight(to_tsvector(${configParam}::regconfig, svc_search_text(${title})), 'A') || setweight(to_tsvector(${configParam}::regconfig, svc_search_text(${body})), 'B'))`;
 }
 
 export function searchOps(db: Db, options: SearchOptions): Pick<StoreOps, 'searchKnowledge'> {
@@ -23,7 +23,7 @@ export function searchOps(db: Db, options: SearchOptions): Pick<StoreOps, 'searc
     async searchKnowledge({ knowledgeBaseIds, text, language, limit }) {
       if (knowledgeBaseIds.length === 0 || limit <= 0) return { passages: [], products: [], terms: { passages: 0, frequencies: {} } };
       const config = textSearchConfig(language, options.configs);
-      const [parsed] = await db().query<{ lexemes: string[] }>('select tsvector_to_array(to_tsvector($1::regconfig, $2)) as lexemes', [
+      const [parsed] = await db().query<{ lexemes: string[] }>('select tsvector_to_array(to_tsvector($1::regconfig, svc_search_text($2))) as lexemes', [
         config,
         text,
       ]);

@@ -72,7 +72,7 @@ export function MessageList({ state, conversation, locale, t }: MessageListProps
               form={form}
               sent={state.sentForms.includes(`${key}/${form.formId}`)}
               disabled={typing || state.session === 'ended'}
-              details={conversation.details()}
+              details={conversation.details}
               t={t}
               onSubmit={(answers, summary) => conversation.submitForm(key, form.formId, answers, summary)}
             />

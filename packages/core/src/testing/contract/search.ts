@@ -150,6 +150,16 @@ export function searchContract(store: () => Store): void {
     expect(top.matched.title.every((term) => top.matched.all.includes(term))).toBe(true);
   });
 
+  it('matches a word joined to a number by a hyphen whichever way it is written (COVID-19, COVID 19)', async () => {
+    await store().insertDocument({ ...SHIPPING, id: 'doc_covid', title: 'Are orders delayed by COVID-19?', content: 'Parcels leave on time.' });
+    for (const text of ['orders delayed by covid 19', 'orders delayed by COVID-19']) {
+      const hits = await store().searchKnowledge({ knowledgeBaseIds: [KB], text, limit: 5 });
+      expect(hits.passages[0]?.documentId).toBe('doc_covid');
+      // Every word of the question found in the title: the number counts, not only the word before it.
+      expect([...hits.passages[0]!.matched.title].sort()).toEqual(Object.keys(hits.terms.frequencies).filter((term) => !term.includes('-')).sort());
+    }
+  });
+
   it('accepts the language of the query', async () => {
     await store().insertDocument(
       makeDocument({ id: 'doc_fr', knowledgeBaseId: KB, title: 'Livraison', content: 'Nous livrons au Canada en cinq jours ouvrés.' }),
