@@ -10,6 +10,7 @@ function passage(title: string, content: string, options: { confidence?: number;
   return {
     documentId: `doc_${title}`,
     knowledgeBaseId: 'kb_1',
+    position: 0,
     title,
     url,
     content,

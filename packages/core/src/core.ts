@@ -9,6 +9,7 @@ import { followEventLog, type FollowOptions, type StreamedEvent } from './engine
 import type { SessionView } from './schemas/session.js';
 import type { ConsoleSession, Operator } from './store/operator-store.js';
 import type { StoreSignal } from './store/turn-job-store.js';
+import { createEmbeddingWork, type EmbeddingJobOptions, type EmbeddingWork } from './retrieval/embedding-job.js';
 
 /**
  * THE DOOR INTO THE CORE (DESIGN.md section 3b): one call builds everything an adapter (HTTP, CLI, console backend)
@@ -44,6 +45,7 @@ export function createCore(options: CoreOptions): Core {
     resolveConversation: (ref) => conversations.resolveConversation(ctx, ref.accountId, ref.widgetId, ref.sessionId),
   };
   const { runQueuedTurns, expireIdleSessions, drainTurns, close, openSessionEvents, ...api } = engine;
+  const { embedPassages } = createEmbeddingWork(ctx, ctx.embeddings, { owner: options.owner ?? ctx.ids.random('wrk'), ...options.embeddingJob });
   return {
     api,
     admin,
@@ -59,7 +61,7 @@ export function createCore(options: CoreOptions): Core {
         return { events: followEventLog({ ...follow, ...feed, after: opened.after, read: opened.read, wakesOn }) };
       },
     },
-    work: { runQueuedTurns, expireIdleSessions, drainTurns, close },
+    work: { runQueuedTurns, expireIdleSessions, drainTurns, close, embedPassages },
   };
 }
 
@@ -78,6 +80,8 @@ export interface CoreOptions extends EngineOptions {
   passwords?: operators.PasswordHasher;
   /** Fallback poll of an open event feed, should a store notification be lost. Default 5,000 ms. */
   eventPollMs?: number;
+  /** The embedding job's lease, batch and back-off (with `embeddings`). */
+  embeddingJob?: Omit<EmbeddingJobOptions, 'owner'>;
 }
 
 export interface Core {
@@ -87,12 +91,13 @@ export interface Core {
   admin: AdminApi;
   /** The live feeds, as abortable async iterators: the adapter only writes frames. */
   events: CoreEvents;
-  /** The turn pipeline's background work, for the worker role and for shutdown. */
-  work: TurnWork;
+  /** The background work: the turn pipeline's (for the worker role and for shutdown) and the embedding job's. */
+  work: BackgroundWork;
 }
 
 export type Api = Omit<Engine, 'runQueuedTurns' | 'expireIdleSessions' | 'drainTurns' | 'close' | 'openSessionEvents'>;
 export type TurnWork = Pick<Engine, 'runQueuedTurns' | 'expireIdleSessions' | 'drainTurns' | 'close'>;
+export type BackgroundWork = TurnWork & EmbeddingWork;
 
 /** One conversation of an account, as operators name it. */
 export interface ConversationRef {

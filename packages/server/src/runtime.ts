@@ -1,4 +1,4 @@
-import { createCore, createRetriever, randomBase62, systemClock, type Agent, type Clock, type Core, type KnowledgeRetriever, type PasswordHasher, type Store } from '@svc/core';
+import { createCore, createRetriever, randomBase62, systemClock, type Agent, type Clock, type Core, type EmbeddingProvider, type KnowledgeRetriever, type PasswordHasher, type Store } from '@svc/core';
 import { startWorkers, type WorkerOptions, type Workers } from './workers/workers.js';
 import { createLocalAgent } from '@svc/agents';
 import type { Hono } from 'hono';
@@ -34,6 +34,11 @@ export interface RuntimeOptions {
   agent?: Agent;
   /** The one retrieval of the search endpoint and the default agent; full text over the store by default. */
   retriever?: KnowledgeRetriever;
+  /**
+   * The embedding provider (DESIGN.md section 11): the workers compute passage vectors with it and knowledge bases
+   * show their progress. Give `retriever` the same one.
+   */
+  embeddings?: EmbeddingProvider;
   /** More routes outside the API (the Node entry adds the CLI's admin endpoint). */
   extraRoutes?: (app: Hono<AppEnv>) => void;
   clock?: Clock;
@@ -60,6 +65,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const core = createCore({
     store,
     retriever,
+    ...(options.embeddings ? { embeddings: options.embeddings } : {}),
     agent: operations.metrics.instrumentAgent(options.agent ?? createLocalAgent({ knowledge: retriever })),
     cursorSecret,
     syncTimeoutMs: config.syncTimeoutMs,
@@ -102,6 +108,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         logger,
         clock,
         allowPrivateCallbacks: allowPrivate,
+        embed: options.embeddings !== undefined,
         ...overrides,
       });
       return workers;

@@ -1,4 +1,4 @@
-import { createLlmAgentFromEnv, rerankProviderFromEnv } from '@svc/agents';
+import { createLlmAgentFromEnv, embeddingProviderFromEnv, rerankProviderFromEnv } from '@svc/agents';
 import { createRetriever } from '@svc/core';
 import { migrate } from '@svc/store-postgres';
 import { adminRoute, newAdminToken, publishAdminEndpoint } from './cli/admin-route.js';
@@ -56,11 +56,14 @@ export async function startServer(config: ServerConfig, options: { role?: Role }
   const operator = seed?.operator ?? (config.seedDemo ? await ensureDemoOperator(store) : null);
   // SVC_AI_PROVIDER picks an LLM (OpenAI, Anthropic, any OpenAI-compatible server); unset, the offline local agent
   // answers. A half-set configuration stops here with the variable named, before anything is served.
-  // One retrieval for both agents and the search endpoint; SVC_RERANK_PROVIDER adds a reranker (DESIGN.md section 11),
-  // whose outage only costs the reordering.
+  // One retrieval for both agents and the search endpoint (DESIGN.md section 11). SVC_EMBEDDING_PROVIDER adds vector
+  // search (the workers compute the passages' vectors) and SVC_RERANK_PROVIDER a reranker; either's outage costs only
+  // its part: the search goes on with full text.
+  const embeddings = embeddingProviderFromEnv(process.env);
   const rerank = rerankProviderFromEnv(process.env);
   const retriever = createRetriever({
     store,
+    embeddings: embeddings ?? undefined,
     rerank: rerank ?? undefined,
     onProviderError: (provider, error) => logger.warn({ provider, err: error }, 'retrieval provider failed; full text only for this search'),
   });
@@ -73,10 +76,14 @@ export async function startServer(config: ServerConfig, options: { role?: Role }
     logger,
     processMetrics: true,
     retriever,
+    ...(embeddings === null ? {} : { embeddings }),
     ...(llm === null ? {} : { agent: llm }),
     ...(adminToken ? { extraRoutes: adminRoute(store, config, adminToken) } : {}),
   });
-  logger.info({ agent: llm === null ? 'local' : process.env.SVC_AI_PROVIDER, rerank: rerank?.model ?? null, role }, 'starting');
+  logger.info(
+    { agent: llm === null ? 'local' : process.env.SVC_AI_PROVIDER, embeddings: embeddings?.model ?? null, rerank: rerank?.model ?? null, role },
+    'starting',
+  );
   const workers = role === 'api' ? null : runtime.startWorkers({ sweepIntervalMs: config.sweepIntervalMs });
   const server = role === 'worker' ? null : await listen(runtime, config);
   // The banner is for the person at the terminal; logs stay JSON on stdout.

@@ -452,6 +452,44 @@ alter table products add column search_vector tsvector generated always as (
 create index products_search on products using gin (search_vector);
 `;
 
+/**
+ * DESIGN.md section 11: passage vectors, one per passage and embedding model, float32 little-endian in a `bytea`
+ * (neither this machine's PostgreSQL nor PGlite ships pgvector; the search over them is in process). Vectors and
+ * embedding leases belong to their passage: replacing a document chunks it again, and its new passages need new
+ * vectors. `knowledge_base_vectors.version` moves whenever a knowledge base's vectors change, so an in-process index
+ * reloads only what changed.
+ */
+const passageVectors = /* sql */ `
+create table passage_vectors (
+  knowledge_base_id text not null,
+  document_id text collate "C" not null,
+  position integer not null,
+  model text not null,
+  vector bytea not null,
+  primary key (knowledge_base_id, document_id, position, model),
+  foreign key (knowledge_base_id, document_id, position)
+    references document_chunks (knowledge_base_id, document_id, position) on delete cascade
+);
+
+create table passage_embedding_leases (
+  knowledge_base_id text not null,
+  document_id text collate "C" not null,
+  position integer not null,
+  model text not null,
+  owner text not null,
+  expires_at timestamptz not null,
+  primary key (knowledge_base_id, document_id, position, model),
+  foreign key (knowledge_base_id, document_id, position)
+    references document_chunks (knowledge_base_id, document_id, position) on delete cascade
+);
+create index passage_embedding_leases_by_owner on passage_embedding_leases (owner, model);
+
+create table knowledge_base_vectors (
+  knowledge_base_id text primary key,
+  version bigint not null
+);
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', sql: initial },
   { version: 2, name: 'callbacks_and_identity', sql: callbacksAndIdentity },
@@ -463,4 +501,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 8, name: 'session_outcomes', sql: sessionOutcomes },
   { version: 9, name: 'answer_quality', sql: answerQuality },
   { version: 10, name: 'hyphenated_numbers', sql: hyphenatedNumbers },
+  { version: 11, name: 'passage_vectors', sql: passageVectors },
 ];

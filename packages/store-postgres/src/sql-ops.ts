@@ -10,6 +10,7 @@ import { recordOps } from './ops/records.js';
 import { searchOps, type SearchOptions } from './ops/search.js';
 import { sessionOps } from './ops/sessions.js';
 import { turnJobOps } from './ops/turn-jobs.js';
+import { vectorOps } from './ops/vectors.js';
 import { turnAcceptOps } from './ops/turn-accept.js';
 import { webhookOps } from './ops/webhooks.js';
 import { sessionEventOps } from './ops/session-events.js';
@@ -40,5 +41,6 @@ export function createSqlOps(
     ...operatorOps(db),
     ...sessionEventOps(db, publish),
     ...analyticsOps(db),
+    ...vectorOps(db),
   };
 }

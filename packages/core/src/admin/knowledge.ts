@@ -85,6 +85,7 @@ export async function importKnowledgeBase(
     await tx.insertKnowledgeBase(knowledgeBase);
     return writeKnowledge(ctx, tx, knowledgeBase.id, file);
   });
+  if (counts.documents > 0) ctx.onWork?.('embedding');
   return { knowledgeBase, ...counts };
 }
 
@@ -100,7 +101,9 @@ async function loadOwnKnowledgeBase(ctx: AdminContext, scope: AccountScope, kbId
 export async function importIntoKnowledgeBase(ctx: AdminContext, scope: AccountScope, kbId: string, content: unknown): Promise<ImportedKnowledge> {
   const kb = await loadOwnKnowledgeBase(ctx, scope, kbId);
   const file = parseKnowledgeFile(content);
-  return ctx.store.transaction((tx) => writeKnowledge(ctx, tx, kb.id, file));
+  const counts = await ctx.store.transaction((tx) => writeKnowledge(ctx, tx, kb.id, file));
+  if (counts.documents > 0) ctx.onWork?.('embedding');
+  return counts;
 }
 
 export async function createKnowledgeBase(ctx: AdminContext, accountId: string, body: unknown): Promise<KnowledgeBaseView> {
@@ -116,7 +119,7 @@ export async function listKnowledgeBases(ctx: AdminContext, accountId: string): 
 }
 
 export async function getKnowledgeBase(ctx: AdminContext, scope: AccountScope, kbId: string): Promise<KnowledgeBaseDetail> {
-  return knowledgeBaseDetail(ctx.store, await loadOwnKnowledgeBase(ctx, scope, kbId));
+  return knowledgeBaseDetail(ctx, await loadOwnKnowledgeBase(ctx, scope, kbId));
 }
 
 /** Products in id order, `limit` (1-200, default 50) after the product id `cursor`. */

@@ -16,7 +16,7 @@ export interface Charge {
  * Debits the account and writes the ledger row, inside the caller's transaction so the debit commits with
  * the work it pays for. Returns the total charged.
  */
-export async function charge(ctx: EngineContext, tx: StoreOps, item: Charge): Promise<number> {
+export async function charge(ctx: Pick<EngineContext, 'ids' | 'clock'>, tx: StoreOps, item: Charge): Promise<number> {
   const entry = ledgerEntry(ctx, item);
   if (!entry) return 0;
   await tx.chargeAccount(entry);
@@ -24,7 +24,7 @@ export async function charge(ctx: EngineContext, tx: StoreOps, item: Charge): Pr
 }
 
 /** The ledger row of a charge; null when it costs nothing (no debit, no row). */
-export function ledgerEntry(ctx: EngineContext, item: Charge): LedgerEntry | null {
+export function ledgerEntry(ctx: Pick<EngineContext, 'ids' | 'clock'>, item: Charge): LedgerEntry | null {
   const total = totalCredits(item.credits);
   if (total === 0) return null;
   return {

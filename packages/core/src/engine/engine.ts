@@ -6,6 +6,7 @@ import type { Principal } from '../domain.js';
 import { defaultIds, type Ids } from '../ids.js';
 import { createRetriever, type KnowledgeRetriever } from '../retrieval/retrieve.js';
 import type { Store } from '../store/store.js';
+import type { EmbeddingProvider } from '../retrieval/providers.js';
 import type { EngineLogger, EngineResult, PageResult, ReplyFormatter } from './context.js';
 import type { EngineContext } from '../context.js';
 import { listMessages, listProducts, type ListQueryInput } from './lists.js';
@@ -28,6 +29,11 @@ export interface EngineOptions {
   agent: Agent;
   /** Default: full-text retrieval over `store`. Give the agent the same one, so both read knowledge alike. */
   retriever?: KnowledgeRetriever;
+  /**
+   * The embedding provider (DESIGN.md section 11): `work.embedPassages` computes passage vectors with it and
+   * knowledge bases show their progress. Give the retriever the same one, so the vectors it reads are its model's.
+   */
+  embeddings?: EmbeddingProvider;
   /** Key for pagination cursors; at least 16 characters, the same on every instance sharing the store. */
   cursorSecret: string;
   clock?: Clock;
@@ -42,8 +48,8 @@ export interface EngineOptions {
   logger?: EngineLogger;
   /** Markdown → reply format conversion; without one every caller gets Markdown. */
   formatReply?: ReplyFormatter;
-  /** Told when a delivery is queued, to wake this process's delivery worker. */
-  onWork?: (kind: 'delivery') => void;
+  /** Told when a delivery is queued or passages need vectors, to wake this process's worker. */
+  onWork?: (kind: 'delivery' | 'embedding') => void;
   /** This process's id as the holder of turn job leases; default a random `wrk_…`. */
   owner?: string;
   /** A running turn's lease, renewed while it runs; a crashed process's turns are retaken after it. Default 15,000 ms. */
@@ -176,6 +182,7 @@ export function engineContext(options: EngineOptions): EngineContext {
     store: options.store,
     agent: options.agent,
     retriever: options.retriever ?? createRetriever({ store: options.store }),
+    ...(options.embeddings ? { embeddings: options.embeddings } : {}),
     clock: options.clock ?? systemClock,
     ids: options.ids ?? defaultIds,
     pricing: { ...DEFAULT_PRICING, ...options.pricing },

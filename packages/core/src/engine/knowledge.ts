@@ -17,6 +17,7 @@ import {
   type UpsertedProducts,
 } from '../schemas/knowledge.js';
 import type { StoreOps } from '../store/store.js';
+import type { EmbeddingProvider } from '../retrieval/providers.js';
 import type { ProductInput } from '../schemas/product.js';
 import { listQuerySchema } from '../schemas/message.js';
 import { parseInput } from '../schemas/validate.js';
@@ -94,13 +95,27 @@ export async function listKnowledgeBases(ctx: EngineContext, principal: Principa
 
 export async function getKnowledgeBase(ctx: EngineContext, principal: Principal, id: string): Promise<EngineResult<KnowledgeBaseDetail>> {
   requireAnyScope(principal, READ);
-  return free(200, await knowledgeBaseDetail(ctx.store, await ownKnowledgeBase(ctx, principal, id)));
+  return free(200, await knowledgeBaseDetail(ctx, await ownKnowledgeBase(ctx, principal, id)));
 }
 
-/** The knowledge base with how many products and documents it holds. */
-export async function knowledgeBaseDetail(store: StoreOps, kb: KnowledgeBase): Promise<KnowledgeBaseDetail> {
-  const [products, documents] = await Promise.all([store.countProducts(kb.id), store.listDocuments(kb.id)]);
-  return { ...kbView(kb), products, documents: documents.length };
+/**
+ * The knowledge base with how many products and documents it holds and, when an embedding provider is configured,
+ * how many of its passages have a vector of the provider's model (the embedding job's progress).
+ */
+export async function knowledgeBaseDetail(ctx: { store: StoreOps; embeddings?: EmbeddingProvider | undefined }, kb: KnowledgeBase): Promise<KnowledgeBaseDetail> {
+  const { store, embeddings } = ctx;
+  const [products, documents, progress] = await Promise.all([
+    store.countProducts(kb.id),
+    store.listDocuments(kb.id),
+    embeddings === undefined ? null : store.embeddingProgress({ knowledgeBaseIds: [kb.id], model: embeddings.model }),
+  ]);
+  const counts = progress?.[0];
+  return {
+    ...kbView(kb),
+    products,
+    documents: documents.length,
+    embeddings: embeddings === undefined ? null : { model: embeddings.model, embedded: counts?.embedded ?? 0, passages: counts?.passages ?? 0 },
+  };
 }
 
 /** What retrieval returns for a query, as the API shows it: what the agent would read. */
@@ -173,6 +188,7 @@ export async function addDocument(ctx: EngineContext, principal: Principal, kbId
     createdAt: ctx.clock.now(),
   };
   await ctx.store.insertDocument(doc);
+  ctx.onWork?.('embedding');
   return free(201, documentView(doc));
 }
 
@@ -188,6 +204,7 @@ export async function replaceDocument(ctx: EngineContext, principal: Principal, 
     await tx.deleteDocument(kb.id, documentId);
     await tx.insertDocument(doc);
   });
+  ctx.onWork?.('embedding');
   return free(200, documentView(doc));
 }
 

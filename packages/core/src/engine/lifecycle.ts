@@ -18,7 +18,7 @@ export type HandoffChange = 'requested' | 'active' | 'released';
 export interface LifecycleContext {
   clock: Clock;
   ids: Ids;
-  onWork?: (kind: 'delivery') => void;
+  onWork?: (kind: 'delivery' | 'embedding') => void;
 }
 
 /**

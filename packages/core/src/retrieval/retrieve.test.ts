@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from '../store/memory-store.js';
-import type { RerankProvider } from './providers.js';
+import type { EmbeddingProvider, RerankProvider } from './providers.js';
 import { adjacentPairs, coverageConfidence, createRetriever, DEFAULT_CONFIDENCE_THRESHOLD, RERANK_CANDIDATES } from './retrieve.js';
 
 async function storeWith(documents: Array<{ id: string; title: string; content: string }>) {
@@ -106,5 +106,43 @@ describe('createRetriever', () => {
     expect(found.passages.map((p) => p.documentId)).toEqual(plain.passages.map((p) => p.documentId));
     expect(found.meters.reranks).toBe(0);
     expect(failures).toEqual([['rerank', expect.objectContaining({ message: 'HTTP 503' })]]);
+  });
+});
+
+describe('createRetriever with an embedding provider', () => {
+  const hanging: EmbeddingProvider = {
+    model: 'test:hang:2',
+    dimensions: 2,
+    maxBatch: 8,
+    embed: (_texts, options) =>
+      new Promise((_resolve, reject) => options.signal?.addEventListener('abort', () => reject(options.signal?.reason as Error), { once: true })),
+  };
+
+  it('goes on with full text when the question’s embedding misses its deadline, reporting it', async () => {
+    const failures: Array<[string, unknown]> = [];
+    const retriever = createRetriever({ store: await storeWith(FAQ), embeddings: hanging, embeddingTimeoutMs: 50, onProviderError: (provider, error) => failures.push([provider, error]) });
+
+    const found = await retriever.retrieve({ knowledgeBaseIds: ['kb_1'], text: 'swimming pool', limit: 5 });
+
+    expect(found.passages[0]).toMatchObject({ documentId: 'doc_pool', retrievers: ['text'] });
+    expect(found.meters.embeddings).toBe(0);
+    expect(failures.map(([provider]) => provider)).toEqual(['embedding']);
+  });
+
+  it('rejects with the caller’s reason when the caller gives up, reporting no provider failure', async () => {
+    const failures: unknown[] = [];
+    const retriever = createRetriever({ store: await storeWith(FAQ), embeddings: hanging, onProviderError: (...failure) => failures.push(failure) });
+    const controller = new AbortController();
+    const reason = new Error('the turn was cancelled');
+    setTimeout(() => controller.abort(reason), 20);
+
+    await expect(retriever.retrieve({ knowledgeBaseIds: ['kb_1'], text: 'swimming pool', limit: 5, signal: controller.signal })).rejects.toBe(reason);
+    expect(failures).toEqual([]);
+  });
+
+  it('needs a store with the vector operations', () => {
+    expect(() => createRetriever({ store: { searchKnowledge: async () => ({ passages: [], products: [], terms: { passages: 0, frequencies: {} } }) }, embeddings: hanging })).toThrow(
+      'createRetriever: vector retrieval (the `embeddings` option) needs a store with the vector operations',
+    );
   });
 });

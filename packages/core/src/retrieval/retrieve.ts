@@ -1,7 +1,8 @@
 import type { KnowledgeHits, KnowledgePassage, TermMatch, ProductHit, StoreOps, TermStatistics } from '../store/store.js';
 import { tokenize } from '../store/text-ranking.js';
 import { STOPWORDS } from '../text-terms.js';
-import type { RerankProvider } from './providers.js';
+import type { EmbeddingProvider, RerankProvider } from './providers.js';
+import { createVectorIndex, type NearestPassage, type VectorIndex } from './vector-index.js';
 
 /**
  * The one retrieval of the service (DESIGN.md section 11): the local agent, the LLM agent's `search_knowledge` tool
@@ -56,12 +57,22 @@ export interface KnowledgeRetriever {
   retrieve(query: RetrievalQuery): Promise<Retrieval>;
 }
 
+export type RetrieverStore = Pick<StoreOps, 'searchKnowledge' | 'vectorVersions' | 'listPassageVectors' | 'getPassages'>;
+
 export interface RetrieverOptions {
-  store: Pick<StoreOps, 'searchKnowledge'>;
-  /** Optional: reorders the best text candidates (the Cohere/Jina-style `/rerank` API). */
+  /** Full text only needs `searchKnowledge`; with `embeddings` the vector operations are read too. */
+  store: Pick<StoreOps, 'searchKnowledge'> & Partial<RetrieverStore>;
+  /**
+   * Optional: the question is embedded and the passages nearest to it (their vectors computed by the embedding job)
+   * are fused with the full-text candidates by reciprocal rank.
+   */
+  embeddings?: EmbeddingProvider | undefined;
+  /** How long the question's embedding may take before the search goes on with full text alone. Default 3,000 ms. */
+  embeddingTimeoutMs?: number;
+  /** Optional: reorders the best candidates (the Cohere/Jina-style `/rerank` API). */
   rerank?: RerankProvider | undefined;
-  /** Told when an optional provider fails; retrieval then goes on with full text alone. */
-  onProviderError?: ((provider: 'rerank', error: unknown) => void) | undefined;
+  /** Told when an optional provider fails; retrieval then goes on without it (full text alone, or unreranked). */
+  onProviderError?: ((provider: 'embedding' | 'rerank', error: unknown) => void) | undefined;
 }
 
 /**
@@ -75,6 +86,10 @@ export const DEFAULT_CONFIDENCE_THRESHOLD = 0.43;
 export const TEXT_CANDIDATES = 30;
 /** Candidates sent to a rerank provider: each costs provider time, and the right one is nearly always among these. */
 export const RERANK_CANDIDATES = 20;
+/** Nearest passages read from the vector index: as many as text candidates, so either retriever can fill the list. */
+export const VECTOR_CANDIDATES = 30;
+/** Reciprocal rank fusion's constant (Cormack, Clarke and Büttcher 2009): a passage at rank r adds 1 / (k + r). */
+export const RRF_K = 60;
 /** Each pair of the question's words found next to each other in a passage adds this share to its text rank. */
 const ADJACENT_PAIR_BONUS = 0.1;
 /** Weight of the title in the confidence; the rest is the whole passage. DESIGN.md section 11 says why the title leads. */
@@ -82,19 +97,33 @@ const TITLE_WEIGHT = 0.75;
 
 const zeroMeters = (): RetrievalMeters => ({ retrievals: 0, embeddings: 0, reranks: 0 });
 
+/**
+ * The one retrieval. Full text always; with `embeddings`, vector similarity too, the two lists fused by reciprocal
+ * rank; with `rerank`, the best fused candidates reordered. An optional provider's failure is reported to
+ * `onProviderError` and costs only its part: a search or a turn never fails because of one.
+ *
+ * @example
+ * const retriever = createRetriever({ store, embeddings, onProviderError: (provider, error) => log.warn({ provider, error }) });
+ * const { passages, confidence } = await retriever.retrieve({ knowledgeBaseIds: ['kb_…'], text: 'Can I send it back?', limit: 5 });
+ */
 export function createRetriever(options: RetrieverOptions): KnowledgeRetriever {
+  const vectors = options.embeddings === undefined ? null : vectorSearch(options, options.embeddings);
   return {
     async retrieve(query) {
       if (query.knowledgeBaseIds.length === 0 || query.limit <= 0) return { passages: [], products: [], confidence: 0, meters: zeroMeters() };
-      const hits = await options.store.searchKnowledge({
-        knowledgeBaseIds: query.knowledgeBaseIds,
-        text: query.text,
-        ...(query.language === undefined ? {} : { language: query.language }),
-        limit: Math.max(query.limit, TEXT_CANDIDATES),
-      });
+      const [hits, nearest] = await Promise.all([
+        options.store.searchKnowledge({
+          knowledgeBaseIds: query.knowledgeBaseIds,
+          text: query.text,
+          ...(query.language === undefined ? {} : { language: query.language }),
+          limit: Math.max(query.limit, TEXT_CANDIDATES),
+        }),
+        vectors === null ? null : vectors.nearest(query),
+      ]);
       query.signal?.throwIfAborted();
-      const meters = { ...zeroMeters(), retrievals: 1 };
+      const meters = { ...zeroMeters(), retrievals: 1, embeddings: nearest === null ? 0 : 1 };
       let passages = textOrder(query, hits);
+      if (nearest !== null && vectors !== null) passages = await fuse(passages, { nearest, read: vectors.read });
       if (options.rerank !== undefined && passages.length > 1) {
         const reranked = await rerankPassages(options, query, passages);
         if (reranked !== null) {
@@ -110,6 +139,84 @@ export function createRetriever(options: RetrieverOptions): KnowledgeRetriever {
       return { passages, products, confidence: passages[0]?.confidence ?? 0, meters };
     },
   };
+}
+
+interface VectorSearch {
+  /** The passages nearest to the question, or null when it could not be embedded (reported; full text goes on). */
+  nearest(query: RetrievalQuery): Promise<NearestPassage[] | null>;
+  read: RetrieverStore['getPassages'];
+}
+
+function vectorSearch(options: RetrieverOptions, embeddings: EmbeddingProvider): VectorSearch {
+  const { store } = options;
+  if (store.vectorVersions === undefined || store.listPassageVectors === undefined || store.getPassages === undefined) {
+    throw new TypeError('createRetriever: vector retrieval (the `embeddings` option) needs a store with the vector operations');
+  }
+  const index: VectorIndex = createVectorIndex({ store: store as RetrieverStore, model: embeddings.model, dimensions: embeddings.dimensions });
+  const timeoutMs = options.embeddingTimeoutMs ?? 3_000;
+  return {
+    read: (keys) => store.getPassages!(keys),
+    async nearest(query) {
+      let vector: Float32Array | undefined;
+      try {
+        const deadline = AbortSignal.timeout(timeoutMs);
+        const signal = query.signal === undefined ? deadline : AbortSignal.any([query.signal, deadline]);
+        vector = (await embeddings.embed([query.text], { purpose: 'query', signal })).vectors[0];
+        if (vector === undefined) throw new Error(`${embeddings.model}: no vector for the question`);
+      } catch (error) {
+        query.signal?.throwIfAborted();
+        options.onProviderError?.('embedding', error);
+        return null;
+      }
+      return index.nearest({ knowledgeBaseIds: query.knowledgeBaseIds, vector, limit: VECTOR_CANDIDATES });
+    },
+  };
+}
+
+const passageKey = (passage: { knowledgeBaseId: string; documentId: string; position: number }): string =>
+  `${passage.knowledgeBaseId}\u0000${passage.documentId}\u0000${passage.position}`;
+
+/**
+ * Reciprocal rank fusion of the text order and the vector order: each list a passage is in adds 1 / (RRF_K + rank),
+ * ties in text order first. A passage both found keeps its text fields and lexical confidence; one only vector search
+ * found is read from the store and has confidence 0 (DESIGN.md section 11, "As built": cosine similarity is not a
+ * calibrated probability of answering, so it alone never lets the agent answer; it shows as a suggestion, and a
+ * rerank provider's relevance may still raise it). A vector-only passage scores at most 1 / (RRF_K + 1), which the
+ * first text passage always reaches, so whenever full text found anything the first passage is one it found.
+ */
+async function fuse(textPassages: RetrievedPassage[], vectors: { nearest: NearestPassage[]; read: VectorSearch['read'] }): Promise<RetrievedPassage[]> {
+  const fused = new Map<string, { passage: RetrievedPassage; score: number; textRank: number; vectorRank: number }>();
+  textPassages.forEach((passage, index) => {
+    fused.set(passageKey(passage), { passage, score: 1 / (RRF_K + index + 1), textRank: index, vectorRank: Number.POSITIVE_INFINITY });
+  });
+  const missing: NearestPassage[] = [];
+  vectors.nearest.forEach((near, index) => {
+    const entry = fused.get(passageKey(near));
+    if (entry === undefined) {
+      missing.push(near);
+      return;
+    }
+    entry.score += 1 / (RRF_K + index + 1);
+    entry.vectorRank = index;
+    entry.passage = { ...entry.passage, retrievers: [...entry.passage.retrievers, 'vector'] };
+  });
+  const read = await vectors.read(missing);
+  const rankOf = new Map(vectors.nearest.map((near, index) => [passageKey(near), index]));
+  for (const stored of read) {
+    const index = rankOf.get(passageKey(stored))!;
+    const passage: RetrievedPassage = {
+      ...stored,
+      rank: 0,
+      matched: { title: [], all: [], counts: {}, length: { title: 0, body: 0 } },
+      score: 0,
+      confidence: 0,
+      retrievers: ['vector'],
+    };
+    fused.set(passageKey(stored), { passage, score: 1 / (RRF_K + index + 1), textRank: Number.POSITIVE_INFINITY, vectorRank: index });
+  }
+  return [...fused.values()]
+    .sort((a, b) => b.score - a.score || a.textRank - b.textRank || a.vectorRank - b.vectorRank)
+    .map(({ passage, score }) => ({ ...passage, score: Math.round(score * 1e6) / 1e6 }));
 }
 
 /**

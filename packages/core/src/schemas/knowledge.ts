@@ -70,8 +70,23 @@ export const knowledgeSearchResultSchema = z.object({
   confidence: z.number().min(0).max(1),
 });
 
-/** `GET /knowledge-bases/{kbId}`: the knowledge base and how many products and documents it holds. */
-export const knowledgeBaseDetailSchema = knowledgeBaseSchema.extend({ products: z.int().min(0), documents: z.int().min(0) });
+/**
+ * The embedding job's progress on a knowledge base (DESIGN.md section 11): its passages, and how many have a vector
+ * of the configured model. Null when no embedding provider is configured (search is full text only).
+ */
+export const embeddingProgressSchema = z.object({
+  /** The provider's model, e.g. `openai:text-embedding-3-small:1536`. */
+  model: z.string(),
+  embedded: z.int().min(0),
+  passages: z.int().min(0),
+});
+
+/** `GET /knowledge-bases/{kbId}`: the knowledge base, how many products and documents it holds, and its embeddings. */
+export const knowledgeBaseDetailSchema = knowledgeBaseSchema.extend({
+  products: z.int().min(0),
+  documents: z.int().min(0),
+  embeddings: embeddingProgressSchema.nullable(),
+});
 /** `POST /knowledge-bases/{kbId}/products`. */
 export const upsertedProductsSchema = z.object({ upserted: z.int().min(1) });
 /** `DELETE` of a product or a document. */

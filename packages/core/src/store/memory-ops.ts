@@ -2,6 +2,7 @@ import type { Session, StoredMessage, VisitorContext } from '../domain.js';
 import { chunkDocument } from './chunking.js';
 import { resolveByAgent } from '../session-machine.js';
 import { createMemoryAnalyticsOps } from './memory-analytics-ops.js';
+import { bumpVectorVersion, createMemoryVectorOps } from './memory-vector-ops.js';
 import { createMemoryCallbackOps } from './memory-turn-job-ops.js';
 import { createMemoryGuardOps } from './memory-guard-ops.js';
 import { createMemoryOperatorOps } from './memory-operator-ops.js';
@@ -25,6 +26,7 @@ export function createMemoryOps(state: MemoryState, publish: (event: StoreSignal
     ...createMemoryOperatorOps(state),
     ...createMemorySessionEventOps(state, publish),
     ...createMemoryAnalyticsOps(state),
+    ...createMemoryVectorOps(state),
     async publishSignal(event) {
       publish(event);
     },
@@ -257,7 +259,10 @@ export function createMemoryOps(state: MemoryState, publish: (event: StoreSignal
       return copyOrNull(state.documents.get(key(knowledgeBaseId, documentId))?.document);
     },
     async deleteDocument(knowledgeBaseId, documentId) {
-      return state.documents.delete(key(knowledgeBaseId, documentId));
+      const deleted = state.documents.delete(key(knowledgeBaseId, documentId));
+      // Its passages' vectors went with it.
+      if (deleted) bumpVectorVersion(state, knowledgeBaseId);
+      return deleted;
     },
     async listDocuments(knowledgeBaseId) {
       const documents = [...state.documents.values()].map((row) => row.document);

@@ -32,6 +32,7 @@ export function searchMemoryKnowledge(state: MemoryState, query: KnowledgeQuery)
         item: {
           documentId: document.id,
           knowledgeBaseId: document.knowledgeBaseId,
+          position: chunk.position,
           title: document.title,
           url: document.url,
           content: chunk.content,

@@ -22,6 +22,12 @@ import type { SessionEvent } from './session-event-store.js';
 export interface IndexedDocument {
   document: KnowledgeDocument;
   chunks: DocumentChunk[];
+  /**
+   * Model → position → vector, and model → position → embedding lease. They live in the document's row, which a
+   * replacement or deletion replaces whole: the SQL stores' cascade from passage to vector and lease.
+   */
+  vectors?: Readonly<Record<string, Readonly<Record<number, Float32Array>>>>;
+  leases?: Readonly<Record<string, Readonly<Record<number, { owner: string; expiresAt: number }>>>>;
 }
 
 /**
@@ -44,6 +50,8 @@ export interface MemoryState {
   products: Table<{ knowledgeBaseId: string; product: Product }>;
   /** Keyed by (knowledgeBaseId, documentId). */
   documents: Table<IndexedDocument>;
+  /** Knowledge base id → its vector version (see `VectorOps.vectorVersions`). */
+  vectorVersions: Table<number>;
   /** Keyed by (widgetId, sessionId). */
   sessions: Table<Session>;
   /** A session's messages in seq order, keyed by (widgetId, sessionId); arrays are replaced, never mutated. */
@@ -84,6 +92,7 @@ export function createMemoryState(): MemoryState {
     knowledgeBases: table(),
     products: table(),
     documents: table(),
+    vectorVersions: table(),
     sessions: table(),
     sessionMessages: table(),
     messageIds: table(),

@@ -4,6 +4,7 @@ import type { OperatorOps } from './operator-store.js';
 import type { WebhookOps } from './webhook-store.js';
 import type { SessionEventOps } from './session-event-store.js';
 import type { AnalyticsOps } from './analytics-store.js';
+import type { VectorOps } from './vector-store.js';
 import type {
   Account,
   ApiKey,
@@ -24,7 +25,7 @@ import type {
  * together with {@link Store.transaction}. `insert…` methods reject an id that already exists unless stated
  * otherwise. Returned objects are the caller's: mutating them changes nothing stored.
  */
-export interface StoreOps extends TurnJobOps, GuardOps, WebhookOps, SessionEventOps, OperatorOps, AnalyticsOps {
+export interface StoreOps extends TurnJobOps, GuardOps, WebhookOps, SessionEventOps, OperatorOps, AnalyticsOps, VectorOps {
   // Accounts and credits
   insertAccount(account: Account): Promise<void>;
   getAccount(id: string): Promise<Account | null>;
@@ -179,6 +180,8 @@ export interface TermMatch {
 export interface KnowledgePassage {
   documentId: string;
   knowledgeBaseId: string;
+  /** The passage's place in its document (`DocumentChunk.position`): with the ids, its key. */
+  position: number;
   title: string;
   url: string | null;
   /** The chunk of the document that matched. */

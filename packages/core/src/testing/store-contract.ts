@@ -16,6 +16,7 @@ import { transactionContract } from './contract/transactions.js';
 import { turnJobContract } from './contract/turn-jobs.js';
 import { turnPipelineContract } from './contract/turn-pipeline.js';
 import { turnAcceptContract } from './contract/turn-accept.js';
+import { vectorContract } from './contract/vectors.js';
 import { webhookContract } from './contract/webhooks.js';
 import { widgetAndKeyContract } from './contract/widgets-and-keys.js';
 
@@ -57,6 +58,7 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
     describe('widgets and API keys', () => widgetAndKeyContract(store));
     describe('knowledge bases, products and documents', () => knowledgeContract(store));
     describe('knowledge search', () => searchContract(store));
+    describe('passage vectors and embedding claims', () => vectorContract(store));
     describe('sessions', () => sessionContract(store));
     describe('messages', () => messageContract(store));
     describe('handoff and the session event log', () => sessionEventContract(store));

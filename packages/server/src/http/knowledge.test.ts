@@ -263,7 +263,7 @@ describe('knowledge bases: lifecycle', () => {
 
     // Get: counts start at zero.
     expect((await h.get(base, { key: read })).body).toEqual({
-      data: { id: kb, name: 'Winter catalogue', createdAt: '2030-01-01T00:00:00.000Z', products: 0, documents: 0 },
+      data: { id: kb, name: 'Winter catalogue', createdAt: '2030-01-01T00:00:00.000Z', products: 0, documents: 0, embeddings: null },
       meta: { creditsConsumed: 0 },
     });
 

@@ -1,5 +1,5 @@
 import { DEMO_KNOWLEDGE, createLocalAgent } from '@svc/agents';
-import { createMemoryStore, type Agent, type Clock, type Scope, type Store } from '@svc/core';
+import { createMemoryStore, createRetriever, type Agent, type Clock, type EmbeddingProvider, type Scope, type Store } from '@svc/core';
 import { createLogger } from '../logger.js';
 import { createRuntime, type Runtime } from '../runtime.js';
 import { operatorAdmin } from '../cli/operator-admin.js';
@@ -13,6 +13,9 @@ export interface HarnessOptions {
   credits?: number;
   sessionTtlSeconds?: number;
   config?: { allowPrivateCallbacks?: boolean };
+  /** An embedding provider for the retrieval and the workers; its failures go to `onProviderError`. */
+  embeddings?: EmbeddingProvider;
+  onProviderError?: (provider: 'embedding' | 'rerank', error: unknown) => void;
 }
 
 export interface JsonResponse {
@@ -36,6 +39,7 @@ export interface RequestOptions {
  */
 export async function createHarness(options: HarnessOptions = {}) {
   const store = options.store ?? createMemoryStore();
+  const retriever = options.embeddings ? createRetriever({ store, embeddings: options.embeddings, onProviderError: options.onProviderError }) : undefined;
   const runtime: Runtime = await createRuntime({
     config: {
       cursorSecret: 'test-cursor-secret-0123456789abcdef',
@@ -45,8 +49,10 @@ export async function createHarness(options: HarnessOptions = {}) {
     },
     store,
     logger: createLogger('silent'),
-    agent: options.agent ?? createLocalAgent({ knowledge: store }),
+    agent: options.agent ?? createLocalAgent({ knowledge: retriever ?? store }),
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(retriever ? { retriever } : {}),
+    ...(options.embeddings ? { embeddings: options.embeddings } : {}),
   });
   // The account, widget and keys exist before the test's clock starts: they are made at the system's time.
   const admin = operatorAdmin(store, { allowPrivateCallbacks: options.config?.allowPrivateCallbacks ?? false });

@@ -1,4 +1,5 @@
-import type { Clock, Store, TurnWork } from '@svc/core';
+import type { BackgroundWork, Clock, Store } from '@svc/core';
+import { startEmbeddingLoop } from './embedding-worker.js';
 import type { Logger } from 'pino';
 import { deliverDue, workerId } from './delivery-worker.js';
 import type { ConnectOptions } from './post-callback.js';
@@ -7,8 +8,12 @@ import { runQueuedTurns } from './turn-worker.js';
 
 export interface WorkerOptions {
   store: Store;
-  /** The core's background turn work. */
-  work: TurnWork;
+  /** The core's background work: turns, the expiry sweep, embeddings. */
+  work: BackgroundWork;
+  /** Run the embedding job (an embedding provider is configured). */
+  embed?: boolean;
+  /** Fallback poll of the embedding job, for passages added by another process. Default 10 s. */
+  embeddingPollMs?: number;
   clock: Clock;
   logger: Logger;
   allowPrivateCallbacks: boolean;
@@ -27,7 +32,7 @@ export interface WorkerOptions {
 
 export interface Workers {
   /** Start the named loop now rather than at its next poll. */
-  wake(kind: 'turn' | 'delivery' | 'expiry'): void;
+  wake(kind: 'turn' | 'delivery' | 'expiry' | 'embedding'): void;
   stop(): Promise<void>;
   /**
    * Graceful shutdown: claims nothing more and waits up to `deadlineMs` for the rounds in hand (deliveries in flight,
@@ -73,6 +78,9 @@ export function startWorkers(options: WorkerOptions): Workers {
       },
     });
   const deliveries: PollLoop = startPollLoop({ pollMs, onError, tick: deliveryRound });
+  const embedding: PollLoop | null = options.embed
+    ? startEmbeddingLoop({ work: options.work, logger: options.logger, pollMs: options.embeddingPollMs ?? 10_000 })
+    : null;
   const expiry: PollLoop = startPollLoop({
     pollMs: options.sweepIntervalMs ?? 60_000,
     onError: (error) => options.logger.error({ err: error }, 'expiry sweep failed'),
@@ -84,9 +92,9 @@ export function startWorkers(options: WorkerOptions): Workers {
     },
   });
   return {
-    wake: (kind) => (kind === 'turn' ? turns : kind === 'delivery' ? deliveries : expiry).wake(),
+    wake: (kind) => (kind === 'embedding' ? embedding?.wake() : (kind === 'turn' ? turns : kind === 'delivery' ? deliveries : expiry).wake()),
     stop: async () => {
-      await Promise.all([turns.stop(), deliveries.stop(), expiry.stop()]);
+      await Promise.all([turns.stop(), deliveries.stop(), expiry.stop(), embedding?.stop()]);
     },
     drain: async (deadlineMs) => {
       const deadline = Date.now() + deadlineMs;
@@ -99,7 +107,7 @@ export function startWorkers(options: WorkerOptions): Workers {
           clearTimeout(timer);
         }
       };
-      await within(Promise.all([turns.stop(), expiry.stop()]));
+      await within(Promise.all([turns.stop(), expiry.stop(), embedding?.stop()]));
       await within(deliveries.stop());
       // The replies of the turns that just finished are queued deliveries: send them while time remains.
       while (Date.now() < deadline) {

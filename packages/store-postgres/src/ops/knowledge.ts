@@ -100,10 +100,17 @@ export function knowledgeOps(db: Db): KnowledgeOps {
       return row ? toDocument(row) : null;
     },
     async deleteDocument(knowledgeBaseId, documentId) {
-      const rows = await db().query('delete from documents where knowledge_base_id = $1 and id = $2 returning id', [
-        knowledgeBaseId,
-        documentId,
-      ]);
+      // Its passages' vectors go with it (the cascade), so the knowledge base's vector version moves.
+      const rows = await db().query(
+        `with deleted as (delete from documents where knowledge_base_id = $1 and id = $2 returning id),
+              bumped as (
+                insert into knowledge_base_vectors (knowledge_base_id, version)
+                select $1, 1 from deleted
+                on conflict (knowledge_base_id) do update set version = knowledge_base_vectors.version + 1
+              )
+         select id from deleted`,
+        [knowledgeBaseId, documentId],
+      );
       return rows.length > 0;
     },
     async listDocuments(knowledgeBaseId) {

@@ -52,13 +52,14 @@ export function searchOps(db: Db, options: SearchOptions): Pick<StoreOps, 'searc
         {
           document_id: string;
           knowledge_base_id: string;
+          position: number;
           title: string;
           url: string | null;
           content: string;
           rank: number;
         } & FeatureColumns
       >(
-        `select hit.document_id, hit.knowledge_base_id, hit.title, hit.url, hit.content, hit.rank, ${features}
+        `select hit.document_id, hit.knowledge_base_id, hit.position, hit.title, hit.url, hit.content, hit.rank, ${features}
            from (select c.document_id, c.knowledge_base_id, c.position, d.title, d.url, c.content,
                         ts_rank(${passageVector}, $2::tsquery)::float8 as rank, ${passageVector} as vec
                    from document_chunks c
@@ -70,7 +71,7 @@ export function searchOps(db: Db, options: SearchOptions): Pick<StoreOps, 'searc
         params,
       );
       const products = await db().query<ProductRow & { rank: number } & FeatureColumns>(
-        `select hit.*, ${features}
+        `select ${productColumns('hit')}, hit.rank, ${features}
            from (select ${productColumns('p')}, ts_rank(${productVector}, $2::tsquery)::float8 as rank, ${productVector} as vec
                    from products p
                   where p.knowledge_base_id = any($1::text[]) and ${productVector} @@ $2::tsquery
@@ -87,6 +88,7 @@ export function searchOps(db: Db, options: SearchOptions): Pick<StoreOps, 'searc
             (row): KnowledgePassage => ({
               documentId: row.document_id,
               knowledgeBaseId: row.knowledge_base_id,
+              position: row.position,
               title: row.title,
               url: row.url,
               content: row.content,
