@@ -44,7 +44,7 @@ export const admin = {
   widget: (widgetId: string) => call<Widget>('GET', `/widgets/${enc(widgetId)}`),
   createWidget: (input: { name: string; greeting?: string; language?: string }) => call<Widget & { identitySecret?: string }>('POST', '/widgets', input),
   rotateIdentitySecret: (widgetId: string) => call<{ identitySecret: string }>('POST', `/widgets/${enc(widgetId)}/identity-secret`, {}),
-  updateWidget: (widgetId: string, input: Partial<Pick<Widget, 'name' | 'greeting' | 'language' | 'knowledgeBaseIds'>>) =>
+  updateWidget: (widgetId: string, input: Partial<Pick<Widget, 'name' | 'greeting' | 'language' | 'knowledgeBaseIds' | 'confidenceThreshold'>>) =>
     call<Widget>('PATCH', `/widgets/${enc(widgetId)}`, input),
   setTheme: (widgetId: string, theme: Theme) => call<Widget>('PUT', `/widgets/${enc(widgetId)}/theme`, theme),
   setForms: (widgetId: string, forms: unknown) => call<Widget>('PUT', `/widgets/${enc(widgetId)}/forms`, forms),

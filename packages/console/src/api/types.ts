@@ -37,6 +37,8 @@ export interface Widget {
   timezone?: string;
   sessionTtlSeconds?: number;
   knowledgeBaseIds: string[];
+  /** 0-1: below this retrieval confidence the agent says it does not know. */
+  confidenceThreshold?: number;
   theme: Theme;
   forms: unknown[];
   createdAt?: string;
@@ -75,6 +77,8 @@ export interface KnowledgeBase {
   createdAt: string;
   products?: number;
   documents?: number;
+  /** With an embedding provider configured: how many passages have a vector of its model yet. */
+  embeddings?: { model: string; embedded: number; passages: number } | null;
 }
 
 export interface KnowledgeDocument {
@@ -85,8 +89,18 @@ export interface KnowledgeDocument {
 }
 
 export interface SearchHits {
-  passages: { documentId: string; title: string; url: string | null; content: string; rank: number }[];
-  products: (Product & { rank: number })[];
+  passages: {
+    documentId: string;
+    title: string;
+    url: string | null;
+    content: string;
+    rank: number;
+    score: number;
+    confidence: number;
+    retrievers: string[];
+  }[];
+  products: (Product & { rank: number; confidence: number })[];
+  confidence: number;
 }
 
 export interface Analytics {

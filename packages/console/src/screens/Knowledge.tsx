@@ -113,7 +113,10 @@ function Search({ kbId }: { kbId: string }) {
           <ol>
             {hits.passages.map((hit) => (
               <li key={`${hit.documentId}-${hit.rank}`}>
-                <strong>{hit.title}</strong>: {hit.content}
+                <strong>{hit.title}</strong>: {hit.content}{' '}
+                <span class="hint">
+                  confidence {formatNumber(hit.confidence)} · found by {hit.retrievers.join(' and ')}
+                </span>
               </li>
             ))}
           </ol>
@@ -194,6 +197,14 @@ export function KnowledgeBaseScreen({ kbId }: { kbId: string }) {
       {kb.data && (
         <p class="hint">
           {kb.data.products ?? 0} products, {kb.data.documents ?? 0} documents · {kb.data.id}
+        </p>
+      )}
+      {kb.data?.embeddings && (
+        <p class="hint">
+          <label>
+            Embeddings ({kb.data.embeddings.model}): {kb.data.embeddings.embedded} of {kb.data.embeddings.passages} passages{' '}
+            <progress max={Math.max(1, kb.data.embeddings.passages)} value={kb.data.embeddings.embedded} />
+          </label>
         </p>
       )}
       <div class="split">

@@ -116,11 +116,13 @@ function Settings({ widget, onSaved }: { widget: Widget; onSaved(widget: Widget)
   const [name, setName] = useState(widget.name);
   const [greeting, setGreeting] = useState(widget.greeting ?? '');
   const [language, setLanguage] = useState(widget.language ?? 'en');
+  const [threshold, setThreshold] = useState(String(widget.confidenceThreshold ?? ''));
   const save = useAction(admin.updateWidget);
   const [saved, setSaved] = useState('');
   const submit = async (event: Event): Promise<void> => {
     event.preventDefault();
-    const updated = await save.run(widget.id, { name: name.trim(), greeting, language });
+    const confidence = threshold.trim() === '' ? {} : { confidenceThreshold: Number(threshold) };
+    const updated = await save.run(widget.id, { name: name.trim(), greeting, language, ...confidence });
     if (updated) {
       setSaved('Settings saved.');
       onSaved(updated);
@@ -140,6 +142,21 @@ function Settings({ widget, onSaved }: { widget: Widget; onSaved(widget: Widget)
       <label>
         Language
         <input value={language} onInput={(e) => setLanguage(e.currentTarget.value)} />
+      </label>
+      <label>
+        Answer only when at least this confident (0-1)
+        <input
+          type="number"
+          min={0}
+          max={1}
+          step="any"
+          value={threshold}
+          aria-describedby="threshold-hint"
+          onInput={(e) => setThreshold(e.currentTarget.value)}
+        />
+        <span id="threshold-hint" class="hint">
+          Below it the assistant says it does not know and offers the closest articles and a person, rather than guess.
+        </span>
       </label>
       <ErrorNote error={save.error} />
       <SaveRow label="Save settings" disabled={save.busy} saved={saved} />

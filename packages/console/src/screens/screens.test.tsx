@@ -13,7 +13,7 @@ import { Analytics } from './Analytics.js';
 
 const service = useService();
 
-const WIDGET = { id: 'w1', name: 'Shop assistant', greeting: 'Hi there', language: 'en', knowledgeBaseIds: [], theme: {}, forms: [] };
+const WIDGET = { id: 'w1', name: 'Shop assistant', greeting: 'Hi there', language: 'en', knowledgeBaseIds: [], confidenceThreshold: 0.43, theme: {}, forms: [] };
 
 describe('the widget editor', () => {
   function open(): void {
@@ -39,6 +39,17 @@ describe('the widget editor', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save theme' }));
     expect(await screen.findByText('Theme saved.')).toBeDefined();
     expect(service.requests.find((request) => request.method === 'PUT')!.body).toEqual({ primaryColor: '#0f766e', title: 'Ask us', darkMode: 'dark' });
+  });
+
+  it('saves how confident the assistant must be to answer, with the other settings', async () => {
+    open();
+    service.use(http.patch(url('/widgets/w1'), async ({ request }) => ok({ ...WIDGET, ...((await request.json()) as object) })));
+    const threshold = (await screen.findByRole('spinbutton', { name: /Answer only when at least this confident/ })) as HTMLInputElement;
+    expect(threshold.value).toBe('0.43');
+    fireEvent.input(threshold, { target: { value: '0.6' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    expect(await screen.findByText('Settings saved.')).toBeDefined();
+    expect(service.requests.find((request) => request.method === 'PATCH')!.body).toEqual({ name: 'Shop assistant', greeting: 'Hi there', language: 'en', confidenceThreshold: 0.6 });
   });
 
   it('does not preview or save a colour that is not a hex colour, and says why', async () => {
@@ -91,14 +102,32 @@ describe('the widget editor', () => {
 describe('a knowledge base', () => {
   it('imports a JSON file, reporting the counts, and tries a search', async () => {
     service.use(
-      http.get(url('/knowledge-bases/kb1'), () => ok({ id: 'kb1', name: 'Catalogue', createdAt: '2026-11-01T00:00:00.000Z', products: 1, documents: 0 })),
+      http.get(url('/knowledge-bases/kb1'), () =>
+        ok({
+          id: 'kb1',
+          name: 'Catalogue',
+          createdAt: '2026-11-01T00:00:00.000Z',
+          products: 1,
+          documents: 0,
+          embeddings: { model: 'openai:text-embedding-3-small:512', embedded: 30, passages: 120 },
+        }),
+      ),
       http.get(url('/knowledge-bases/kb1/products'), () => page([{ id: 'p1', name: 'Trail Tent', price: 100, currency: 'EUR' }])),
       http.get(url('/knowledge-bases/kb1/documents'), () => page([])),
       http.post(url('/knowledge-bases/kb1/import'), () => ok({ products: 12, documents: 1 })),
-      http.post(url('/knowledge-bases/kb1/search'), () => ok({ passages: [{ documentId: 'd1', title: 'Shipping', url: null, content: 'We ship to Canada.', rank: 1 }], products: [] })),
+      http.post(url('/knowledge-bases/kb1/search'), () =>
+        ok({
+          passages: [{ documentId: 'd1', title: 'Shipping', url: null, content: 'We ship to Canada.', rank: 1, score: 2.5, confidence: 0.82, retrievers: ['text', 'vector'] }],
+          products: [],
+          confidence: 0.82,
+        }),
+      ),
     );
     render(<KnowledgeBaseScreen kbId="kb1" />);
     expect(await screen.findByText('Trail Tent')).toBeDefined();
+    // The background embedding job's progress, as a progress bar with its figures.
+    const progress = screen.getByRole('progressbar', { name: /Embeddings \(openai:text-embedding-3-small:512\): 30 of 120 passages/ }) as HTMLProgressElement;
+    expect([progress.value, progress.max]).toEqual([30, 120]);
     const input = screen.getByLabelText(/A JSON file/) as HTMLInputElement;
     const file = new File([JSON.stringify({ products: [], documents: [] })], 'shop.json', { type: 'application/json' });
     Object.defineProperty(input, 'files', { value: [file] });
@@ -109,6 +138,7 @@ describe('a knowledge base', () => {
     fireEvent.input(screen.getByRole('searchbox'), { target: { value: 'ship to canada?' } });
     fireEvent.click(screen.getByRole('button', { name: 'Search' }));
     expect(await screen.findByText('We ship to Canada.', { exact: false })).toBeDefined();
+    expect(screen.getByText(/confidence 0\.82 · found by text and vector/)).toBeDefined();
     expect(service.requests.find((request) => request.path.endsWith('/search'))!.body).toEqual({ query: 'ship to canada?' });
   });
 });
