@@ -6,3 +6,5 @@ export { useLoopbackServer } from '../retrieval/testing/loopback.js';
 export type { Answer, Handler, LoopbackServer, ReceivedRequest } from '../retrieval/testing/loopback.js';
 export { openAIEmbeddings, vectorOf } from '../retrieval/testing/embeddings-wire.js';
 export type { EmbeddingsRequest } from '../retrieval/testing/embeddings-wire.js';
+export { cohereRerank } from '../retrieval/testing/rerank-wire.js';
+export type { RerankRequest } from '../retrieval/testing/rerank-wire.js';

@@ -1,5 +1,5 @@
 import { DEMO_KNOWLEDGE, createLocalAgent } from '@svc/agents';
-import { createMemoryStore, createRetriever, type Agent, type Clock, type EmbeddingProvider, type Scope, type Store } from '@svc/core';
+import { createMemoryStore, createRetriever, type Agent, type Clock, type EmbeddingProvider, type RerankProvider, type Scope, type Store } from '@svc/core';
 import { createLogger } from '../logger.js';
 import { createRuntime, type Runtime } from '../runtime.js';
 import { operatorAdmin } from '../cli/operator-admin.js';
@@ -15,6 +15,8 @@ export interface HarnessOptions {
   config?: { allowPrivateCallbacks?: boolean };
   /** An embedding provider for the retrieval and the workers; its failures go to `onProviderError`. */
   embeddings?: EmbeddingProvider;
+  /** A rerank provider for the retrieval; its failures go to `onProviderError` too. */
+  rerank?: RerankProvider;
   onProviderError?: (provider: 'embedding' | 'rerank', error: unknown) => void;
 }
 
@@ -39,7 +41,10 @@ export interface RequestOptions {
  */
 export async function createHarness(options: HarnessOptions = {}) {
   const store = options.store ?? createMemoryStore();
-  const retriever = options.embeddings ? createRetriever({ store, embeddings: options.embeddings, onProviderError: options.onProviderError }) : undefined;
+  const retriever =
+    options.embeddings || options.rerank
+      ? createRetriever({ store, embeddings: options.embeddings, rerank: options.rerank, onProviderError: options.onProviderError })
+      : undefined;
   const runtime: Runtime = await createRuntime({
     config: {
       cursorSecret: 'test-cursor-secret-0123456789abcdef',
