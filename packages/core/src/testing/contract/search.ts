@@ -91,10 +91,15 @@ export function searchContract(store: () => Store): void {
 
   it('ranks products by name and description', async () => {
     const hits = await store().searchKnowledge({ knowledgeBaseIds: [KB], text: 'warm socks for hiking', limit: 5 });
-    expect(hits.products[0]).toEqual({ knowledgeBaseId: KB, product: SOCKS, rank: expect.any(Number), matched: { title: expect.any(Array), all: expect.any(Array) } });
+    expect(hits.products[0]).toEqual({ knowledgeBaseId: KB, product: SOCKS, rank: expect.any(Number), matched: { title: expect.any(Array), all: expect.any(Array), counts: expect.any(Object), length: { title: expect.any(Number), body: expect.any(Number) } } });
     // The query's terms the product holds, as the store reads them: "socks" in its name, and "hiking" somewhere.
     expect(hits.products[0]!.matched.title.length).toBeGreaterThan(0);
     expect(hits.products[0]!.matched.all.length).toBeGreaterThanOrEqual(hits.products[0]!.matched.title.length);
+    // How often each of those terms occurs in the name and the description, and how long each is: what BM25F needs.
+    const socks = hits.products[0]!.matched;
+    expect(Object.keys(socks.counts).sort()).toEqual([...socks.all].sort());
+    for (const term of socks.title) expect(socks.counts[term]!.title).toBeGreaterThan(0);
+    expect(socks.length.title).toBeGreaterThanOrEqual(socks.title.length);
     expect(hits.products.map((hit) => hit.product.id)).not.toContain(FOREIGN_SOCKS.id);
     const camping = await store().searchKnowledge({ knowledgeBaseIds: [KB], text: 'camping', limit: 5 });
     expect(camping.products.map((hit) => hit.product.id).sort()).toEqual([STOVE.id, TENT.id].sort());
