@@ -1,5 +1,5 @@
 import type { MessageAction, MessageSource, Product, Retrieval, RetrievedPassage, RetrievedProduct } from '@svc/core/store-kit';
-import { escapeMarkdown, markdownLink } from './markdown.js';
+import { escapeMarkdown, markdownLink, webAddress } from './markdown.js';
 import type { Phrases } from './phrases.js';
 import { bestUnits, renderUnits, splitUnits } from './sentences.js';
 import { contentTerms } from './text.js';
@@ -108,23 +108,13 @@ function suggestions(input: AnswerInput, passages: readonly RetrievedPassage[]):
   for (const passage of passages) {
     if (seen.has(passage.documentId) || seen.size >= MAX_SUGGESTIONS) continue;
     seen.add(passage.documentId);
+    // Only http(s) addresses become links (DESIGN.md section 13); anything else is offered as a question instead.
     const url = webAddress(passage.url);
     actions.push(url === null ? { type: 'reply', label: passage.title, text: passage.title } : { type: 'link', label: passage.title, url });
   }
   actions.push({ type: 'reply', label: input.phrases.askPerson.label, text: input.phrases.askPerson.text });
   if (input.formTrigger !== null) actions.push({ type: 'reply', label: input.formTrigger, text: input.formTrigger });
   return actions;
-}
-
-/** Only http(s) addresses become links (DESIGN.md section 13); anything else is offered as a question instead. */
-function webAddress(url: string | null): string | null {
-  if (url === null) return null;
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.href : null;
-  } catch {
-    return null;
-  }
 }
 
 /** What the agent reads of a product: enough to match and to count as input tokens. */

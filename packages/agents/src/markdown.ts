@@ -29,10 +29,14 @@ export function markdownLink(text: string, url: string | null | undefined): stri
   return href === null ? label : `[${label}](${href})`;
 }
 
-function safeHref(url: string | null | undefined): string | null {
+/** `url` serialised when it is an absolute http(s) address, else null: the only addresses a reply may link to. */
+export function webAddress(url: string | null | undefined): string | null {
   if (url === null || url === undefined || !URL.canParse(url)) return null;
   const parsed = new URL(url);
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return null;
+  return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.href : null;
+}
+
+function safeHref(url: string | null | undefined): string | null {
   // The serialised URL has no spaces or angle brackets left; parentheses would still end the link early.
-  return parsed.href.replace(/\(/g, '%28').replace(/\)/g, '%29');
+  return webAddress(url)?.replace(/\(/g, '%28').replace(/\)/g, '%29') ?? null;
 }

@@ -136,15 +136,24 @@ interface StatisticsQuery {
  * `@@` for one lexeme without reading the passages that lack it), and how many passages there are.
  */
 async function termStatistics(db: Db, query: StatisticsQuery): Promise<TermStatistics> {
-  const params = query.config === DEFAULT_TEXT_SEARCH_CONFIG ? [query.knowledgeBaseIds, query.lexemes] : [query.knowledgeBaseIds, query.lexemes, query.config];
-  const vector = query.passageVector.replaceAll('$5', '$3');
+  const stored = query.config === DEFAULT_TEXT_SEARCH_CONFIG;
+  // The stored vectors are GIN-indexed: one index probe per lexeme. Another language has no stored vector: each
+  // passage is vectorised once (a materialised CTE), not once per lexeme.
   const rows = await db().query<{ lexeme: string | null; passages: number }>(
-    `select null as lexeme, count(*)::int as passages from document_chunks c where c.knowledge_base_id = any($1::text[])
-     union all
-     select u.lexeme, (select count(*)::int from document_chunks c
-                        where c.knowledge_base_id = any($1::text[]) and ${vector} @@ quote_literal(u.lexeme)::tsquery)
-       from unnest($2::text[]) as u(lexeme)`,
-    params,
+    stored
+      ? `select null as lexeme, count(*)::int as passages from document_chunks c where c.knowledge_base_id = any($1::text[])
+         union all
+         select u.lexeme, (select count(*)::int from document_chunks c
+                            where c.knowledge_base_id = any($1::text[]) and c.search_vector @@ quote_literal(u.lexeme)::tsquery)
+           from unnest($2::text[]) as u(lexeme)`
+      : `with v as materialized (
+           select ${query.passageVector.replaceAll('$5', '$3')} as vec from document_chunks c where c.knowledge_base_id = any($1::text[])
+         )
+         select null as lexeme, count(*)::int as passages from v
+         union all
+         select u.lexeme, (select count(*)::int from v where v.vec @@ quote_literal(u.lexeme)::tsquery)
+           from unnest($2::text[]) as u(lexeme)`,
+    stored ? [query.knowledgeBaseIds, query.lexemes] : [query.knowledgeBaseIds, query.lexemes, query.config],
   );
   const frequencies: Record<string, number> = {};
   let passages = 0;
