@@ -8,6 +8,7 @@ import { buildOpenApiDocument } from '../openapi/document.js';
 import { adminAuth, claimsAdminKey, requireRole } from './admin-auth.js';
 import { OWNER } from './admin-route-kit.js';
 import { apiKeyAuth, type AppEnv } from './auth.js';
+import { SSE_CONTENT_TYPE } from './sse.js';
 import { limitBody, readJsonBody, readRequiredJsonBody } from './body.js';
 import { cors } from './cors.js';
 import { idempotency } from './idempotency.js';
@@ -49,6 +50,11 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
   app.use(requestId({ headerName: 'X-Request-Id' }));
+  // Every event stream names its charset (sse.ts says why); Hono's `streamSSE` does not.
+  app.use(async (c, next) => {
+    await next();
+    if (c.res.headers.get('Content-Type') === 'text/event-stream') c.res.headers.set('Content-Type', SSE_CONTENT_TYPE);
+  });
   app.use(async (c, next) => {
     if (!logger.isLevelEnabled('info')) return next();
     const started = performance.now();

@@ -129,7 +129,32 @@ export async function readJsonBody(c: Context): Promise<Record<string, unknown> 
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new SvcError('validation_failed', 'The request body must be a JSON object.', { field: 'body' });
   }
+  const tooDeep = firstTooDeep(parsed);
+  if (tooDeep !== null) {
+    throw new SvcError('validation_failed', `${tooDeep} is nested more than ${MAX_JSON_DEPTH} levels deep.`, { field: tooDeep });
+  }
   return parsed as Record<string, unknown>;
+}
+
+/**
+ * How deep a body's objects and arrays may nest. No field of the API needs more than a few levels; validating a value
+ * nested thousands deep recursed until the stack ran out (a 500 after up to a second of CPU), so it is refused first.
+ */
+export const MAX_JSON_DEPTH = 32;
+
+/** The path (`visitorContext.a.b`) of the first value nested deeper than {@link MAX_JSON_DEPTH}, or null. Iterative. */
+function firstTooDeep(root: object): string | null {
+  const stack: { value: unknown; path: string[] }[] = [{ value: root, path: [] }];
+  while (stack.length > 0) {
+    const { value, path } = stack.pop()!;
+    if (typeof value !== 'object' || value === null) continue;
+    // Named like validation errors name a field: `visitorContext.a.0.b`.
+    if (path.length > MAX_JSON_DEPTH) return path.slice(0, MAX_JSON_DEPTH + 1).join('.');
+    for (const [key, child] of Object.entries(value)) {
+      if (typeof child === 'object' && child !== null) stack.push({ value: child, path: [...path, key] });
+    }
+  }
+  return null;
 }
 
 /** For endpoints whose body is required: an absent body is validated as `{}` so the error names the first field. */

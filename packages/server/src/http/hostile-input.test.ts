@@ -80,3 +80,30 @@ describe('hostile input never yields a 5xx', () => {
     expect((await h.store.getAccount(h.account.id))!.balance).toBeGreaterThan(0);
   }, 60_000);
 });
+
+describe('bodies nested 10,000 levels deep', () => {
+  it('are a 400 naming the field on create, send, form-submissions and rate, not a 500 after a second of CPU', async () => {
+    const h = await createHarness({ agent: createScriptedAgent(() => ({ content: 'ok' })) });
+    const id = await h.session();
+    const nested = (field: string): string => `{"${field}":${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}}`;
+    const cases: [string, string, string][] = [
+      [h.base, nested('visitorContext'), 'visitorContext'],
+      [`${h.base}/${id}/messages`, `{"content":"hi","visitorContext":${'['.repeat(10_000)}${']'.repeat(10_000)}}`, 'visitorContext'],
+      [`${h.base}/${id}/form-submissions`, nested('answers'), 'answers'],
+      [`${h.base}/${id}/rate`, nested('rating'), 'rating'],
+    ];
+    for (const [path, raw, field] of cases) {
+      const started = performance.now();
+      const res = await h.request('POST', path, undefined, { raw, headers: { 'Content-Type': 'application/json' } });
+      expect(res.status, path).toBe(400);
+      const error = (res.body as { error: { code: string; field: string; message: string } }).error;
+      expect(error.code).toBe('validation_failed');
+      expect(error.field.split('.')[0]).toBe(field);
+      expect(error.message).toContain('nested more than 32 levels');
+      expect(performance.now() - started).toBeLessThan(1_000);
+    }
+    // A body at the limit is still validated as usual (here: visitorContext values must be strings, numbers or booleans).
+    const atLimit = await h.request('POST', h.base, undefined, { raw: nested('visitorContext').replace(/\{"a":/g, '').replace(/\}+$/, ''), headers: { 'Content-Type': 'application/json' } });
+    expect(atLimit.status).toBe(400);
+  });
+});

@@ -42,7 +42,7 @@ describe('GET /widgets/{widgetId}/conversations/{sessionId}/events', () => {
 
     const stream = await open(h, sessionId);
     expect(stream.res.status).toBe(200);
-    expect(stream.res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(stream.res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     expect(stream.res.headers.get('cache-control')).toBe('no-store');
     await admin.replyAsOperator({ accountId: h.account.id, widgetId: h.widget.id, sessionId }, { operator, text: 'Hello from **Dana**' });
     expect((await h.post(`${h.base}/${sessionId}/messages`, { content: 'Thanks' })).status).toBe(202); // the caller's own: not sent

@@ -19,3 +19,10 @@ export const SSE_KEEPALIVE = ': keep-alive\n\n';
 
 /** DESIGN.md section 4: a comment line every 15 s. */
 export const SSE_KEEPALIVE_MS = 15_000;
+
+/**
+ * Every event stream's media type. Hono's `streamSSE` says a bare `text/event-stream`; some clients then decode the
+ * bytes as windows-1252 and show curly quotes and accents as mojibake, so the charset is named.
+ */
+export const SSE_CONTENT_TYPE = 'text/event-stream; charset=utf-8';
+

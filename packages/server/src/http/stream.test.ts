@@ -37,7 +37,7 @@ describe('POST …/messages with response_type "stream" (DESIGN.md section 4)', 
     const res = await streamPost(h, `${h.base}/${streamed}/messages`, { content: 'Do you ship to Canada?', response_type: 'stream' });
 
     expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toBe('text/event-stream');
+    expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(res.headers.get('x-accel-buffering')).toBe('no');
     const events = await readEvents(res);
@@ -127,7 +127,7 @@ describe('POST …/messages with response_type "stream" (DESIGN.md section 4)', 
 
     const again = await streamPost(h, `${h.base}/${id}/messages`, body, { 'Idempotency-Key': 'turn-1' });
     expect(again.status).toBe(200);
-    expect(again.headers.get('content-type')).toBe('text/event-stream');
+    expect(again.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     const replay = await readEvents(again);
 
@@ -224,7 +224,7 @@ describe('POST …/chat (AI SDK UI message stream)', () => {
     });
     expect(res.status).toBe(200);
     expect(res.headers.get('x-vercel-ai-ui-message-stream')).toBe('v1');
-    expect(res.headers.get('content-type')).toBe('text/event-stream');
+    expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     const frames: string[] = [];
     for await (const { data } of readEventStream(res.body!)) frames.push(data);
     expect(frames.at(-1)).toBe('[DONE]');
