@@ -60,7 +60,7 @@ Usage: svc <command> [options]      (from the repository root: pnpm svc <command
   handoff release --session S [--widget W]             Hand the conversation back to the AI
 
 Every command takes --json for machine-readable output. Scopes: conversations:chat, identity:assert,
-knowledge:read, knowledge:write, admin. The database is PostgreSQL when DATABASE_URL is set, else PGlite in
+knowledge:read, knowledge:write, admin. The database is PostgreSQL when DATABASE_URL (or SVC_DATABASE_URL) is set, else PGlite in
 SVC_DATA_DIR (default ./.svc-data; while \`svc start\` holds it, commands go through that server).`;
 
 export async function main(argv: string[]): Promise<number> {

@@ -87,19 +87,26 @@ export function userDirectory(env: NodeJS.ProcessEnv = process.env): string {
  * A connection string node-postgres can use. The value is never echoed: a mistyped URL may still hold a password.
  */
 function databaseUrl(env: NodeJS.ProcessEnv): string | undefined {
-  const raw = env.DATABASE_URL?.trim();
+  // Every other setting is SVC_-prefixed; DATABASE_URL is what hosting platforms set. Both are read.
+  const prefixed = env.SVC_DATABASE_URL?.trim();
+  const plain = env.DATABASE_URL?.trim();
+  if (prefixed && plain && prefixed !== plain) {
+    throw new ConfigError('SVC_DATABASE_URL and DATABASE_URL are both set, to different databases: unset one of them.');
+  }
+  const raw = prefixed || plain;
   if (!raw) return undefined;
-  const fix = 'use postgres://USER:PASSWORD@HOST:5432/DATABASE, or unset DATABASE_URL to use the embedded database in SVC_DATA_DIR';
+  const name = prefixed ? 'SVC_DATABASE_URL' : 'DATABASE_URL';
+  const fix = `use postgres://USER:PASSWORD@HOST:5432/DATABASE, or unset ${name} to use the embedded database in SVC_DATA_DIR`;
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new ConfigError(`DATABASE_URL is not a URL: ${fix}.`);
+    throw new ConfigError(`${name} is not a URL: ${fix}.`);
   }
   if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
-    throw new ConfigError(`DATABASE_URL must start with postgres:// or postgresql:// (it starts with ${url.protocol}//): ${fix}.`);
+    throw new ConfigError(`${name} must start with postgres:// or postgresql:// (it starts with ${url.protocol}//): ${fix}.`);
   }
-  if (!url.hostname && !url.searchParams.get('host')) throw new ConfigError(`DATABASE_URL has no host name: ${fix}.`);
+  if (!url.hostname && !url.searchParams.get('host')) throw new ConfigError(`${name} has no host name: ${fix}.`);
   return raw;
 }
 

@@ -16,6 +16,13 @@ describe('configuration errors name the variable and the fix', () => {
     expect(() => loadConfig({ DATABASE_URL: 'mysql://u:secret@db/x' })).not.toThrow(/secret/);
   });
 
+  it('SVC_DATABASE_URL is read like DATABASE_URL (regression: it was silently ignored and the embedded database used)', () => {
+    expect(loadConfig({ SVC_DATABASE_URL: 'postgres://svc@db.internal/svc' }).databaseUrl).toBe('postgres://svc@db.internal/svc');
+    expect(loadConfig({ SVC_DATABASE_URL: 'postgres://a@db/x', DATABASE_URL: 'postgres://a@db/x' }).databaseUrl).toBe('postgres://a@db/x');
+    expect(() => loadConfig({ SVC_DATABASE_URL: 'postgres://a@db/x', DATABASE_URL: 'postgres://a@other/y' })).toThrow(/SVC_DATABASE_URL and DATABASE_URL are both set, to different databases/);
+    expect(() => loadConfig({ SVC_DATABASE_URL: 'not-a-url' })).toThrow(/^SVC_DATABASE_URL is not a URL/);
+  });
+
   it('an unreachable DATABASE_URL is retried for SVC_DATABASE_WAIT_MS, said once, then reported (regression: exited at once with ECONNREFUSED)', async () => {
     const config = loadConfig({ DATABASE_URL: 'postgres://svc:secret@127.0.0.1:1/svc', SVC_DATABASE_WAIT_MS: '1500' });
     const said: string[] = [];

@@ -50,7 +50,8 @@ export async function startServer(config: ServerConfig, options: { role?: Role }
   // A port in use is reported before anything touches the database.
   if (role !== 'worker') await assertPortFree(config.port, config.host);
   const store = await openStore(config, { onWaiting: (message) => logger.warn(message) });
-  await migrate(store);
+  // Which migrations this start applied (an upgrade says so in its log; [] when the schema was current).
+  const migrations = await migrate(store);
   const seed = config.seedDemo ? await seedDemo(store) : null;
   // A demo database from before the console gets its owner sign-in on its next demo start.
   const operator = seed?.operator ?? (config.seedDemo ? await ensureDemoOperator(store) : null);
@@ -81,7 +82,7 @@ export async function startServer(config: ServerConfig, options: { role?: Role }
     ...(adminToken ? { extraRoutes: adminRoute(store, config, adminToken) } : {}),
   });
   logger.info(
-    { agent: llm === null ? 'local' : process.env.SVC_AI_PROVIDER, embeddings: embeddings?.model ?? null, rerank: rerank?.model ?? null, role },
+    { agent: llm === null ? 'local' : process.env.SVC_AI_PROVIDER, embeddings: embeddings?.model ?? null, rerank: rerank?.model ?? null, role, migrations },
     'starting',
   );
   const workers = role === 'api' ? null : runtime.startWorkers({ sweepIntervalMs: config.sweepIntervalMs });

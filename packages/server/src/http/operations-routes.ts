@@ -12,16 +12,13 @@ export const OPERATIONS_ROUTES: readonly Route[] = [
     operationId: 'getHealth',
     tag: 'Operations',
     summary: 'Health check',
-    description: 'Answers 200 once the server can reach its database; for load balancers and orchestrators. Needs no key; answers HEAD too.',
+    description:
+      'Liveness: 200 while the process runs, whether or not its database answers (a lost database is `/readyz`\'s 503, so an orchestrator does not restart a healthy process during an outage). Needs no key; answers HEAD too.',
     auth: 'none',
     head: true,
-    responses: { 200: { schema: healthSchema, description: 'The server and its database are up.' } },
-    errors: ['internal_error'],
-    handler: async ({ c }) => {
-      // A real round trip to the store, so a lost database shows up here and not on a visitor's message.
-      await c.var.server.operations.ping();
-      return c.json({ status: 'ok' });
-    },
+    responses: { 200: { schema: healthSchema, description: 'The process is alive.' } },
+    errors: [],
+    handler: async ({ c }) => c.json({ status: 'ok' }),
   },
   {
     method: 'get',

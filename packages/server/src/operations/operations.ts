@@ -15,8 +15,6 @@ export interface Operations {
   startDraining(): void;
   /** Database state for `/readyz` and `/metrics`; rejects when the database is unreachable. */
   status(): Promise<StoreStatus>;
-  /** One real round trip to the database (`/healthz`); rejects when it is unreachable. */
-  ping(): Promise<void>;
 }
 
 export function createOperations(store: Store, options: { processMetrics?: boolean } = {}): Operations {
@@ -38,9 +36,6 @@ export function createOperations(store: Store, options: { processMetrics?: boole
         await store.getAccount('acct_readinesscheck');
         return { pendingMigrations: 0, turnJobs: { queued: 0, running: 0 }, pendingDeliveries: 0, pool: null };
       }
-    },
-    async ping() {
-      await store.getAccount('acct_healthcheck');
     },
   };
 }

@@ -50,7 +50,7 @@ export interface Workers {
  */
 export function startWorkers(options: WorkerOptions): Workers {
   const owner = workerId();
-  const onError = (error: unknown): void => options.logger.error({ err: error }, 'worker round failed');
+  const onError = (error: unknown, failures = 1): void => options.logger.error({ err: error, failures }, 'worker round failed; backing off');
   const pollMs = options.pollMs ?? 250;
   const turns: PollLoop = startPollLoop({
     pollMs,
