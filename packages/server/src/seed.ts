@@ -24,7 +24,7 @@ export interface DemoSeed {
 
 /**
  * First start on an empty database: a demo account with credits, a widget answering from a small shop
- * knowledge base, and a server key with every scope. Returns null when the database already has keys.
+ * knowledge base, and a server key with every scope but `admin` (the printed demo key cannot manage the account). Returns null when the database already has keys.
  */
 export async function seedDemo(store: Store): Promise<DemoSeed | null> {
   if ((await store.listApiKeys()).length > 0) return null;

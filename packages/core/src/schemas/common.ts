@@ -71,6 +71,12 @@ export const identitySchema = z.object(
 
 export const isoDateTime = z.iso.datetime({ offset: false });
 
+/**
+ * A link the service shows to visitors or follows itself (a document's or product's page, an image): http(s) only.
+ * `z.url()` alone takes any scheme, and a `javascript:` URL in a knowledge base would reach a visitor's answer as a link.
+ */
+export const webUrl = (field: string) => z.url({ protocol: /^https?$/, error: `${field} must be an absolute http:// or https:// URL` });
+
 /** A generated id read from a URL path (`wgt_…`, `kb_…`, `doc_…`): checked before any query (DESIGN.md section 4). */
 function generatedIdSchema(name: string) {
   return z

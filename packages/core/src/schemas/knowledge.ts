@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDateTime, languageSchema } from './common.js';
+import { isoDateTime, languageSchema, webUrl } from './common.js';
 import { productSchema } from './product.js';
 
 /** POST /knowledge-bases */
@@ -28,7 +28,7 @@ export const documentRequestSchema = z.strictObject({
     .string({ error: 'content must be a string' })
     .refine((value) => value.trim().length > 0, { error: 'content must not be empty or blank' })
     .refine((value) => value.length <= 60_000, { error: 'content must be at most 60000 characters' }),
-  url: z.url({ error: 'url must be an absolute URL' }).optional(),
+  url: webUrl('url').optional(),
 });
 
 export const documentSchema = z.object({

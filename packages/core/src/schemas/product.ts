@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { webUrl } from './common.js';
 
 /** A knowledge-base product: spec 2.4's `id`, `name`, `price`, plus the optional catalogue fields. */
 export const productSchema = z.object({
@@ -13,8 +14,8 @@ export const productSchema = z.object({
     .regex(/^[A-Z]{3}$/, { error: 'currency must be an ISO 4217 code such as "EUR"' })
     .optional(),
   description: z.string().max(10_000).optional(),
-  url: z.url({ error: 'url must be an absolute URL' }).optional(),
-  imageUrl: z.url({ error: 'imageUrl must be an absolute URL' }).optional(),
+  url: webUrl('url').optional(),
+  imageUrl: webUrl('imageUrl').optional(),
 });
 
 export type ProductInput = z.infer<typeof productSchema>;

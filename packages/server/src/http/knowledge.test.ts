@@ -148,6 +148,8 @@ describe('knowledge bases: validation (400 naming the field)', () => {
     ['empty name', { name: '', price: 10 }, 'name'],
     ['bad url', { name: 'Tent', price: 10, url: 'not a url' }, 'url'],
     ['bad imageUrl', { name: 'Tent', price: 10, imageUrl: '/relative.png' }, 'imageUrl'],
+    ['a javascript: url (regression: any scheme was stored and shown to visitors as a link)', { name: 'Tent', price: 10, url: 'javascript:alert(1)' }, 'url'],
+    ['a data: imageUrl', { name: 'Tent', price: 10, imageUrl: 'data:image/svg+xml,<svg onload=alert(1)>' }, 'imageUrl'],
     ['bad currency', { name: 'Tent', price: 10, currency: 'euro' }, 'currency'],
   ])('PUT …/products/{productId}: %s', async (_, body, field) => {
     const h = await createHarness();
@@ -192,6 +194,8 @@ describe('knowledge bases: validation (400 naming the field)', () => {
     ['missing content', { title: 'T' }, 'content'],
     ['empty content', { title: 'T', content: '' }, 'content'],
     ['bad url', { title: 'T', content: 'Text', url: 'www.example.com/page' }, 'url'],
+    ['a javascript: url (regression: any scheme was stored)', { title: 'T', content: 'Text', url: 'javascript:alert(1)' }, 'url'],
+    ['an ftp: url', { title: 'T', content: 'Text', url: 'ftp://files.example/guide.pdf' }, 'url'],
     ['content too long', { title: 'T', content: 'x'.repeat(60_001) }, 'content'],
   ])('POST and PUT …/documents: %s', async (_, body, field) => {
     const h = await createHarness();
