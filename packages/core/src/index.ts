@@ -61,6 +61,6 @@ export { CONSOLE_SESSION_MAX_MS, LOGIN_THROTTLE } from './admin/operators.js';
 export { IDEMPOTENCY_WINDOW_MS } from './engine/turns/accept.js';
 
 // Signing and comparing secrets, shared with the server's delivery worker and key checks.
-export { sha256Hex, signCallback, timingSafeEqualStrings } from './signing.js';
+export { sha256Hex, signCallback, signStandardWebhook, timingSafeEqualStrings } from './signing.js';
 /** The secrets a webhook's deliveries are signed with now: the new one, and the old one during its grace period. */
 export { signingSecrets } from './admin/webhooks.js';

@@ -89,12 +89,10 @@ function parseScopes(scopes: string[]): Scope[] {
   return [...new Set(scopes)] as Scope[];
 }
 
-/**
- * A secret that signs deliveries (a key's callbacks, a webhook's events). 43 base62 characters carry 256 bits: at
- * least 32 random bytes' worth (issue: callback secrets).
- */
+/** A secret that signs deliveries (a key's callbacks, a webhook's events): 256 random bits (issue: callback secrets). */
 export function newSigningSecret(): string {
-  return `whsec_${randomBase62(43)}`;
+  // 32 random bytes in base64: Standard Webhooks verifiers base64-decode what follows `whsec_` (signing.ts).
+  return `whsec_${btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))}`;
 }
 
 /** A server key (`sk_live_…`) of the account; with a callback URL, also the secret that signs its callbacks. */

@@ -55,7 +55,7 @@ describe('server keys with callback URLs', () => {
     const admin = operatorAdmin(store);
     const account = await admin.createAccount({ name: 'A' });
     const created = await admin.createApiKey({ accountId: account.id, scopes: ['conversations:chat'], callbackUrl: 'https://hooks.example.com/svc' });
-    expect(created.callbackSecret).toMatch(/^whsec_[A-Za-z0-9]{43}$/);
+    expect(created.callbackSecret).toMatch(/^whsec_[0-9A-Za-z+/]{43}=$/);
     expect(created.key).toMatch(/^sk_live_/);
     const stored = await store.getApiKey(created.apiKey.id);
     expect(stored!.hash).not.toBe(created.key);

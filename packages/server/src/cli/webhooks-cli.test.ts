@@ -26,7 +26,7 @@ describe('svc webhooks (the CLI contract of DESIGN.md 5)', () => {
       id: expect.stringMatching(/^whk_/),
       url: 'https://hooks.example.com/svc',
       events: ['session.resolved', 'session.rated'],
-      secret: expect.stringMatching(/^whsec_[0-9A-Za-z]{43}$/),
+      secret: expect.stringMatching(/^whsec_[0-9A-Za-z+/]{43}=$/),
     });
 
     const refused = await runCli(['webhooks', 'create', '--account', account.id, '--url', 'http://127.0.0.1:9/in', '--json'], env);

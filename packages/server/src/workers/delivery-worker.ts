@@ -1,4 +1,4 @@
-import { randomBase62, signCallback, signingSecrets, type Clock, type Delivery, type Store } from '@svc/core';
+import { randomBase62, signCallback, signingSecrets, signStandardWebhook, type Clock, type Delivery, type Store } from '@svc/core';
 import type { Logger } from 'pino';
 import { postCallback, DELIVERY_TIMEOUT_MS, type ConnectOptions, type PostResult } from './post-callback.js';
 
@@ -44,6 +44,13 @@ async function signingSecretsOf(store: Store, delivery: Delivery, now: Date): Pr
   return [key.callbackSecret];
 }
 
+/** `webhook-id`, `webhook-timestamp` and `webhook-signature` (one `v1,…` per secret that can sign it, space-separated). */
+async function standardWebhookHeaders(secrets: string[], message: { id: string; timestamp: number; rawBody: string }): Promise<Record<string, string>> {
+  const signatures = (await Promise.all(secrets.map((secret) => signStandardWebhook(secret, message)))).filter((s): s is string => s !== null);
+  if (signatures.length === 0) return {};
+  return { 'webhook-id': message.id, 'webhook-timestamp': String(message.timestamp), 'webhook-signature': signatures.join(' ') };
+}
+
 /** Sends one claimed delivery and records the outcome. Each attempt gets a fresh timestamp and signature(s). */
 export async function attemptDelivery(options: DeliveryWorkerOptions, delivery: Delivery): Promise<PostResult> {
   const { store, clock } = options;
@@ -56,6 +63,9 @@ export async function attemptDelivery(options: DeliveryWorkerOptions, delivery: 
     const timestamp = Math.floor(clock.now().getTime() / 1000);
     // Several signatures are comma-separated; receivers (@svc/callbacks) accept the delivery when one matches.
     const signatures = await Promise.all(secrets.map((secret) => signCallback(secret, timestamp, delivery.payload)));
+    // Lifecycle webhooks also carry the Standard Webhooks headers, so Svix's and standard-webhooks' verifiers accept
+    // them; callbacks keep to the spec's headers alone.
+    const standard = delivery.webhookId === null ? {} : await standardWebhookHeaders(secrets, { id: delivery.id, timestamp, rawBody: delivery.payload });
     result = await postCallback(
       delivery.url,
       delivery.payload,
@@ -66,6 +76,7 @@ export async function attemptDelivery(options: DeliveryWorkerOptions, delivery: 
         'x-svc-timestamp': String(timestamp),
         'x-svc-event': delivery.event,
         'x-svc-delivery': delivery.id,
+        ...standard,
       },
       { ...options.connect, allowPrivate: options.allowPrivate, timeoutMs: options.timeoutMs ?? DELIVERY_TIMEOUT_MS },
     );

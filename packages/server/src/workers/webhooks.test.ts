@@ -5,6 +5,7 @@ vi.setConfig({ testTimeout: 30_000 });
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { LookupAddress } from 'node:dns';
 import { verifyCallback, type LifecycleEvent } from '@svc/callbacks';
+import { Webhook } from 'svix';
 import { createScriptedAgent } from '@svc/agents';
 import { ANY_ACCOUNT, type Store } from '@svc/core';
 import { createHarness } from '../testing/harness.js';
@@ -33,9 +34,22 @@ function plainReceiverAccepts(delivery: ReceivedDelivery, secret: string): boole
   });
 }
 
+/** Svix's own verifier (the Standard Webhooks scheme): what a receiver built on Svix or standard-webhooks runs. */
+function standardReceiverAccepts(delivery: ReceivedDelivery, secret: string): boolean {
+  try {
+    new Webhook(secret).verify(delivery.body, delivery.headers as Record<string, string>);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 async function verified(delivery: ReceivedDelivery, secret: string): Promise<LifecycleEvent> {
   const { event } = await verifyCallback({ body: delivery.body, headers: delivery.headers }, { secret });
   expect(plainReceiverAccepts(delivery, secret)).toBe(true);
+  expect(standardReceiverAccepts(delivery, secret)).toBe(true);
+  expect(delivery.headers['webhook-id']).toBe(delivery.headers['x-svc-delivery']);
+  expect(delivery.headers['webhook-timestamp']).toBe(delivery.headers['x-svc-timestamp']);
   return event as LifecycleEvent;
 }
 
@@ -178,6 +192,8 @@ describe.each(PRODUCTION_STORES)('lifecycle webhooks over real sockets, default 
     expect(after!.headers['x-svc-signature']!.split(',')).toHaveLength(1);
     await verified(after!, immediate.secret);
     expect(plainReceiverAccepts(after!, rotated.secret)).toBe(false);
+    expect(standardReceiverAccepts(after!, rotated.secret)).toBe(false);
+    expect(after!.headers['webhook-signature']!.split(' ')).toHaveLength(1);
     await expect(verifyCallback({ body: after!.body, headers: after!.headers }, { secret: webhook.secret })).rejects.toMatchObject({ reason: 'signature_mismatch' });
   });
 });
