@@ -87,6 +87,15 @@ export function ensureChromium() {
   apt(['chromium', 'chromium-driver']);
 }
 
+/** Debian's PgBouncer, for the tests that run the service behind it in transaction pooling mode. */
+export function ensurePgBouncer() {
+  if (existsSync('/usr/sbin/pgbouncer')) return;
+  if (!isRoot || !has('apt-get')) {
+    throw new SetupError('the PgBouncer tests need /usr/sbin/pgbouncer: install the Debian package pgbouncer (sudo apt-get install pgbouncer)');
+  }
+  apt(['pgbouncer']);
+}
+
 const pgReady = (url) => run('pg_isready', ['-q', '-d', url], { capture: true }) !== null;
 
 /**

@@ -2,7 +2,7 @@
 // The README's two commands: `npm start` (the demo) and `npm test` (the whole suite). Each sets up what it needs
 // first (pnpm, dependencies; for tests Chromium and PostgreSQL too) and is quick when everything is there.
 import { spawn } from 'node:child_process';
-import { ensureChromium, ensureDependencies, ensurePnpm, root, SetupError, testDatabase } from './machine.mjs';
+import { ensureChromium, ensureDependencies, ensurePgBouncer, ensurePnpm, root, SetupError, testDatabase } from './machine.mjs';
 
 const [command, ...args] = process.argv.slice(2);
 
@@ -35,6 +35,7 @@ async function main() {
     }
     case 'test': {
       ensureChromium();
+      ensurePgBouncer();
       const testEnv = { ...env, SVC_TEST_DATABASE_URL: testDatabase(env) };
       return foreground('pnpm', ['run', '--silent', 'test:suite', ...args], testEnv);
     }

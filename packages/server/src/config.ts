@@ -30,6 +30,10 @@ export interface ServerConfig {
   shutdownTimeoutMs: number;
   /** How long start-up waits for a PostgreSQL server that is not accepting connections yet. */
   databaseWaitMs: number;
+  /** SVC_DATABASE_POOLER: `auto` (default), `direct`, or `transaction` (behind PgBouncer in transaction mode). */
+  databasePooler: 'auto' | 'direct' | 'transaction';
+  /** SVC_DATABASE_LISTEN_URL: a direct PostgreSQL connection for LISTEN when DATABASE_URL goes through a pooler. */
+  databaseListenUrl: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -93,10 +97,12 @@ function databaseUrl(env: NodeJS.ProcessEnv): string | undefined {
   if (prefixed && plain && prefixed !== plain) {
     throw new ConfigError('SVC_DATABASE_URL and DATABASE_URL are both set, to different databases: unset one of them.');
   }
-  const raw = prefixed || plain;
+  return postgresUrl(env, prefixed ? 'SVC_DATABASE_URL' : 'DATABASE_URL', prefixed || plain || undefined);
+}
+
+function postgresUrl(env: NodeJS.ProcessEnv, name: string, raw: string | undefined): string | undefined {
   if (!raw) return undefined;
-  const name = prefixed ? 'SVC_DATABASE_URL' : 'DATABASE_URL';
-  const fix = `use postgres://USER:PASSWORD@HOST:5432/DATABASE, or unset ${name} to use the embedded database in SVC_DATA_DIR`;
+  const fix = `use postgres://USER:PASSWORD@HOST:5432/DATABASE${name === 'SVC_DATABASE_LISTEN_URL' ? '' : `, or unset ${name} to use the embedded database in SVC_DATA_DIR`}`;
   let url: URL;
   try {
     url = new URL(raw);
@@ -110,6 +116,12 @@ function databaseUrl(env: NodeJS.ProcessEnv): string | undefined {
   return raw;
 }
 
+function pooler(env: NodeJS.ProcessEnv): ServerConfig['databasePooler'] {
+  const raw = env.SVC_DATABASE_POOLER?.trim() || 'auto';
+  if (raw === 'auto' || raw === 'direct' || raw === 'transaction') return raw;
+  throw new ConfigError(`SVC_DATABASE_POOLER must be auto, direct or transaction (it is ${JSON.stringify(raw)}).`);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<ServerConfig> = {}): ServerConfig {
   const dataDir = env.SVC_DATA_DIR || '.svc-data';
   const cursorSecret = env.SVC_CURSOR_SECRET || undefined;
@@ -120,6 +132,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '127.0.0.1',
     databaseUrl: databaseUrl(env),
+    databasePooler: pooler(env),
+    databaseListenUrl: postgresUrl(env, 'SVC_DATABASE_LISTEN_URL', env.SVC_DATABASE_LISTEN_URL?.trim() || undefined),
     dataDir: isAbsolute(dataDir) ? dataDir : resolve(userDirectory(env), dataDir),
     syncTimeoutMs: integer(env, 'SVC_SYNC_TIMEOUT_MS', 25_000, 100, 600_000),
     agentTimeoutMs: integer(env, 'SVC_AGENT_TIMEOUT_MS', 120_000, 1_000, 3_600_000),

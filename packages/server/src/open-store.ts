@@ -18,6 +18,8 @@ function errorCode(error: unknown): string | undefined {
 export interface OpenStoreOptions {
   /** Told once when PostgreSQL does not answer yet and start-up keeps trying. */
   onWaiting?: (message: string) => void;
+  /** Told of a degraded set-up that still works (notifications off behind a transaction pooler). */
+  onWarning?: (message: string) => void;
 }
 
 /**
@@ -26,7 +28,7 @@ export interface OpenStoreOptions {
  * variable to fix.
  */
 export async function openStore(
-  config: Pick<ServerConfig, 'databaseUrl' | 'dataDir'> & Partial<Pick<ServerConfig, 'databaseWaitMs'>>,
+  config: Pick<ServerConfig, 'databaseUrl' | 'dataDir'> & Partial<Pick<ServerConfig, 'databaseWaitMs' | 'databasePooler' | 'databaseListenUrl'>>,
   options: OpenStoreOptions = {},
 ): Promise<Store> {
   if (!config.databaseUrl) return createPgliteStore({ dataDir: config.dataDir });
@@ -36,7 +38,12 @@ export async function openStore(
   let told = false;
   for (;;) {
     try {
-      return await createPostgresStore({ connectionString: config.databaseUrl });
+      return await createPostgresStore({
+        connectionString: config.databaseUrl,
+        pooler: config.databasePooler ?? 'auto',
+        ...(config.databaseListenUrl ? { listenConnectionString: config.databaseListenUrl } : {}),
+        ...(options.onWarning ? { onWarning: options.onWarning } : {}),
+      });
     } catch (error) {
       const code = errorCode(error);
       const where = describeStore(config);

@@ -49,7 +49,7 @@ export async function startServer(config: ServerConfig, options: { role?: Role }
   const logger = createLogger(config.logLevel);
   // A port in use is reported before anything touches the database.
   if (role !== 'worker') await assertPortFree(config.port, config.host);
-  const store = await openStore(config, { onWaiting: (message) => logger.warn(message) });
+  const store = await openStore(config, { onWaiting: (message) => logger.warn(message), onWarning: (message) => logger.warn(message) });
   // Which migrations this start applied (an upgrade says so in its log; [] when the schema was current).
   const migrations = await migrate(store);
   const seed = config.seedDemo ? await seedDemo(store) : null;

@@ -13,6 +13,21 @@ export interface PostgresDriverOptions {
   lockTimeoutMs?: number;
   /** Longest a single statement may run. Default 30,000 ms. */
   statementTimeoutMs?: number;
+  /**
+   * How connections reach PostgreSQL. `direct`: settings are startup options of each connection. `transaction`: through
+   * a pooler in transaction mode (PgBouncer's usual setup), which refuses startup options and hands each transaction
+   * to any server connection: the settings are `SET LOCAL` at the start of every transaction, every statement runs in
+   * one, and `LISTEN` goes only through `listenConnectionString`. `auto` (default): direct, switching to `transaction`
+   * when the server refuses startup options ("unsupported startup parameter").
+   */
+  pooler?: 'auto' | 'direct' | 'transaction';
+  /**
+   * A connection that bypasses the pooler, for the one `LISTEN` connection (a pooler in transaction mode drops
+   * notifications). Without it, behind such a pooler, other processes' changes are found by polling alone.
+   */
+  listenConnectionString?: string;
+  /** Told once when notifications are off (a transaction pooler and no `listenConnectionString`). */
+  onWarning?: (message: string) => void;
 }
 
 const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
@@ -29,36 +44,74 @@ export async function openPostgresDriver(options: PostgresDriverOptions): Promis
     throw new Error(`Invalid schema name ${JSON.stringify(schema)}: use letters, digits and underscores`);
   }
   const { default: pg } = await import('pg');
-  const settings = [
-    // Set at connection start-up, so no statement can run before it takes effect.
-    ...(schema === undefined ? [] : [`-c search_path=${schema}`]),
-    `-c lock_timeout=${options.lockTimeoutMs ?? 10_000}`,
-    `-c statement_timeout=${options.statementTimeoutMs ?? 30_000}`,
+  const settings = {
+    lock_timeout: options.lockTimeoutMs ?? 10_000,
+    statement_timeout: options.statementTimeoutMs ?? 30_000,
     // A transaction left open by a stuck caller must not keep a session row locked for ever.
-    `-c idle_in_transaction_session_timeout=60000`,
-  ];
-  const config: PoolConfig = {
+    idle_in_transaction_session_timeout: 60_000,
+  };
+  // Direct: set at connection start-up, so no statement can run before it takes effect.
+  const startup = [...(schema === undefined ? [] : [`-c search_path=${schema}`]), ...Object.entries(settings).map(([name, value]) => `-c ${name}=${value}`)].join(' ');
+  // Behind a transaction pooler: the same, sent with every BEGIN (one round trip with it, simple protocol).
+  const local = [...(schema === undefined ? [] : [`set local search_path = "${schema}"`]), ...Object.entries(settings).map(([name, value]) => `set local ${name} = ${value}`)];
+  const begin = ['begin', ...local].join('; ');
+  const poolConfig = (withStartupOptions: boolean): PoolConfig => ({
     connectionString: options.connectionString,
     max: options.max ?? 10,
     connectionTimeoutMillis: options.connectionTimeoutMs ?? 10_000,
-    options: settings.join(' '),
+    ...(withStartupOptions ? { options: startup } : {}),
+  });
+  const openPool = (withStartupOptions: boolean): Pool => {
+    const pool = new pg.Pool(poolConfig(withStartupOptions));
+    // An idle connection dropped by the server is discarded and replaced on next use; without a listener the
+    // 'error' event would crash the process.
+    pool.on('error', () => undefined);
+    return pool;
   };
-  const pool = new pg.Pool(config);
-  // An idle connection dropped by the server is discarded and replaced on next use; without a listener the
-  // 'error' event would crash the process.
-  pool.on('error', () => undefined);
+
+  let pooled = options.pooler === 'transaction';
+  let pool = openPool(!pooled);
+  if (options.pooler === undefined || options.pooler === 'auto') {
+    try {
+      await pool.query('select 1');
+    } catch (error) {
+      await pool.end().catch(() => undefined);
+      if (!/unsupported startup parameter/i.test((error as Error).message)) throw error;
+      pooled = true;
+      pool = openPool(false);
+    }
+  }
+  const transaction = <T>(fn: (tx: Queryable) => Promise<T>): Promise<T> => inTransaction(pool, fn, pooled ? begin : 'begin');
 
   try {
-    if (schema !== undefined) await createSchema(pool, schema);
+    if (schema !== undefined) await createSchema(transaction, schema);
   } catch (error) {
     await pool.end().catch(() => undefined);
     throw error;
   }
-  const notifications = createNotifications(() => new pg.Client(config), `svc_turns_${(schema ?? 'public').slice(0, 40)}`);
+  const channel = `svc_turns_${(schema ?? 'public').slice(0, 40)}`;
+  const listenConfig: PoolConfig | null = !pooled
+    ? poolConfig(true)
+    : options.listenConnectionString
+      ? { connectionString: options.listenConnectionString, connectionTimeoutMillis: options.connectionTimeoutMs ?? 10_000 }
+      : null;
+  if (listenConfig === null) {
+    options.onWarning?.(
+      'PostgreSQL is reached through a transaction pooler and no direct connection is configured for LISTEN (SVC_DATABASE_LISTEN_URL): other processes\' changes reach this one by polling, within 5 s.',
+    );
+  }
+  // Without a way to listen, this process still sends NOTIFY (it travels through a pooler's transactions), so
+  // processes that can listen hear of its changes at once.
+  const notifications =
+    listenConfig === null ? { channel, listen: () => () => undefined, close: async () => undefined } : createNotifications(() => new pg.Client(listenConfig), channel);
 
+  // Behind a transaction pooler a lone statement is a transaction of its own, so that it gets the settings too.
+  const standalone: Queryable = pooled
+    ? { query: (sql, params = []) => transaction((tx) => tx.query(sql, params)), exec: (sql) => transaction((tx) => tx.exec(sql)) }
+    : queryable(pool);
   return {
-    ...queryable(pool),
-    transaction: (fn) => inTransaction(pool, fn),
+    ...standalone,
+    transaction,
     notifications,
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async close() {
@@ -72,8 +125,8 @@ export async function openPostgresDriver(options: PostgresDriverOptions): Promis
  * `create schema if not exists` is not safe against itself: two processes starting together can both find the
  * schema missing and one fails on the catalog's unique index. Serialised on an advisory lock, the second finds it.
  */
-async function createSchema(pool: Pool, schema: string): Promise<void> {
-  await inTransaction(pool, async (tx) => {
+async function createSchema(transaction: SqlDriver['transaction'], schema: string): Promise<void> {
+  await transaction(async (tx) => {
     await tx.query(`select pg_advisory_xact_lock(hashtextextended('svc:create-schema:' || $1, 0))`, [schema]);
     await tx.exec(`create schema if not exists "${schema}"`);
   });
@@ -91,11 +144,11 @@ function queryable(db: Pool | PoolClient): Queryable {
   };
 }
 
-async function inTransaction<T>(pool: Pool, fn: (tx: Queryable) => Promise<T>): Promise<T> {
+async function inTransaction<T>(pool: Pool, fn: (tx: Queryable) => Promise<T>, begin: string): Promise<T> {
   const client = await pool.connect();
   let broken: Error | undefined;
   try {
-    await client.query('begin');
+    await client.query(begin);
     const result = await fn(queryable(client));
     await client.query('commit');
     return result;
