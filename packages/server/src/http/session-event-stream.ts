@@ -95,6 +95,8 @@ export async function streamEventLog<F extends OpenedFeed & { widgetId?: string;
   const stop = new AbortController();
   const opened = await feed.open(stop.signal);
   const release = feed.acquire(opened);
+  // A process shutting down ends its streams at once (its clients reconnect elsewhere) rather than waiting for them.
+  const forget = c.var.server.operations.onDraining(() => stop.abort());
   c.header('X-Accel-Buffering', 'no');
   c.header('Cache-Control', 'no-store');
   return streamSSE(c, async (stream) => {
@@ -110,6 +112,7 @@ export async function streamEventLog<F extends OpenedFeed & { widgetId?: string;
     } finally {
       stop.abort();
       clearInterval(keepAlive);
+      forget();
       release();
     }
   });

@@ -13,12 +13,19 @@ export interface Operations {
   metrics: Metrics;
   readonly draining: boolean;
   startDraining(): void;
+  /**
+   * Calls `listener` when draining starts (at once when it has): open event streams end then, so a shutdown does not
+   * wait its whole deadline for streams that never finish; their clients reconnect to another instance. Returns the
+   * function that removes the listener.
+   */
+  onDraining(listener: () => void): () => void;
   /** Database state for `/readyz` and `/metrics`; rejects when the database is unreachable. */
   status(): Promise<StoreStatus>;
 }
 
 export function createOperations(store: Store, options: { processMetrics?: boolean } = {}): Operations {
   let draining = false;
+  const drainListeners = new Set<() => void>();
   return {
     metrics: createMetrics(options),
     get draining() {
@@ -26,6 +33,16 @@ export function createOperations(store: Store, options: { processMetrics?: boole
     },
     startDraining() {
       draining = true;
+      for (const listener of drainListeners) listener();
+      drainListeners.clear();
+    },
+    onDraining(listener) {
+      if (draining) {
+        listener();
+        return () => undefined;
+      }
+      drainListeners.add(listener);
+      return () => drainListeners.delete(listener);
     },
     async status() {
       try {
