@@ -113,7 +113,7 @@ export const CONVERSATION_ROUTES: Route[] = [
       const holder = caller.operator?.id ?? caller.keyId!;
       return streamEventLog(c, {
         open: (signal) => core.events.account(caller.accountId, { lastEventId: c.req.header('last-event-id'), signal }),
-        acquire: () => eventStreams.slots.acquire(holder, `account-feed\u0000${holder}`),
+        acquire: () => eventStreams.slots.acquire({ keyId: holder, session: `account-feed\u0000${holder}`, address: null }),
         options: eventStreams,
       });
     },

@@ -36,7 +36,7 @@ export interface AppOptions {
   /** Metrics and the draining flag behind /readyz and /metrics; one of its own when absent. */
   operations?: Operations;
   /** Caps on open session event streams (per session, per key); default 3 and 1,000. */
-  eventStreamLimits?: EventStreamLimits;
+  eventStreamLimits?: Partial<EventStreamLimits>;
 }
 
 /**

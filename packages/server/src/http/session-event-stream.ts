@@ -11,16 +11,31 @@ import type { AppEnv } from './auth.js';
  * `NOTIFY` from another process) and, should a notification be lost, by a poll.
  *
  * Connections are capped per process: {@link EventStreamLimits}. An anonymous visitor cannot hold more than
- * `perSession` streams of a session, and all the visitors of a widget key share `perKey`.
+ * `perSession` streams of a session, one client address more than `perAddress` of a widget key's, and all the
+ * visitors of a widget key share `perKey`; so a few addresses cannot take every stream of a site.
  */
 export interface EventStreamLimits {
   /** Concurrent streams of one session. Default 3 (a few tabs of one visitor). */
   perSession: number;
   /** Concurrent streams opened with one API key. Default 1,000. */
   perKey: number;
+  /**
+   * Concurrent streams of one public key from one client address (an IPv6 /64 counts as one). Default 20: an office
+   * behind one NAT keeps several visitors' panels live; a dozen addresses hold at most 240 of a key's 1,000.
+   * Server keys (a backend holding many conversations from one address) are exempt.
+   */
+  perAddress: number;
 }
 
-export const DEFAULT_EVENT_STREAM_LIMITS: EventStreamLimits = { perSession: 3, perKey: 1000 };
+export const DEFAULT_EVENT_STREAM_LIMITS: EventStreamLimits = { perSession: 3, perKey: 1000, perAddress: 20 };
+
+/** Who opens a stream: its key, the session it follows, and for public keys the client address. */
+export interface StreamHolder {
+  keyId: string;
+  session: string;
+  /** Null for server keys, which the per-address share does not apply to. */
+  address: string | null;
+}
 
 export interface EventStreamOptions {
   logger: Logger;
@@ -33,33 +48,41 @@ export interface EventStreamOptions {
 /** Counts open streams per session and per key, refusing one past either cap. */
 export interface EventStreamSlots {
   /** A release function, or throws 429 `rate_limited`. */
-  acquire(keyId: string, session: string): () => void;
+  acquire(holder: StreamHolder): () => void;
 }
 
-export function createEventStreamSlots(limits: EventStreamLimits = DEFAULT_EVENT_STREAM_LIMITS): EventStreamSlots {
+export function createEventStreamSlots(options: Partial<EventStreamLimits> = {}): EventStreamSlots {
+  const limits = { ...DEFAULT_EVENT_STREAM_LIMITS, ...options };
   const bySession = new Map<string, number>();
   const byKey = new Map<string, number>();
+  const byAddress = new Map<string, number>();
   const add = (map: Map<string, number>, name: string, delta: number): void => {
     const next = (map.get(name) ?? 0) + delta;
     if (next <= 0) map.delete(name);
     else map.set(name, next);
   };
   return {
-    acquire(keyId, session) {
+    acquire({ keyId, session, address }) {
+      const addressSlot = address === null ? null : `${keyId}\u0000${address}`;
       if ((bySession.get(session) ?? 0) >= limits.perSession) {
         throw new SvcError('rate_limited', `At most ${limits.perSession} event streams of one session may be open at once; close one first.`);
+      }
+      if (addressSlot !== null && (byAddress.get(addressSlot) ?? 0) >= limits.perAddress) {
+        throw new SvcError('rate_limited', `At most ${limits.perAddress} event streams of this widget may be open at once from one address; close one first.`);
       }
       if ((byKey.get(keyId) ?? 0) >= limits.perKey) {
         throw new SvcError('rate_limited', `At most ${limits.perKey} event streams may be open at once with one API key.`);
       }
       add(bySession, session, 1);
       add(byKey, keyId, 1);
+      if (addressSlot !== null) add(byAddress, addressSlot, 1);
       let released = false;
       return () => {
         if (released) return;
         released = true;
         add(bySession, session, -1);
         add(byKey, keyId, -1);
+        if (addressSlot !== null) add(byAddress, addressSlot, -1);
       };
     },
   };
@@ -73,7 +96,12 @@ export async function sessionEventStream(
   const target = { widgetId: call.widgetId, sessionId: call.sessionId };
   return streamEventLog(c, {
     open: (signal) => call.core.events.session(call.principal, target, { lastEventId: c.req.header('last-event-id'), signal }),
-    acquire: (opened) => options.slots.acquire(call.principal.keyId, `${opened.widgetId ?? ''}\u0000${opened.sessionId ?? ''}`),
+    acquire: (opened) =>
+      options.slots.acquire({
+        keyId: call.principal.keyId,
+        session: `${opened.widgetId ?? ''}\u0000${opened.sessionId ?? ''}`,
+        address: call.principal.kind === 'public' ? c.var.server.clientAddress() : null,
+      }),
     options,
   });
 }
