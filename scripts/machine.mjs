@@ -87,13 +87,21 @@ export function ensureChromium() {
   apt(['chromium', 'chromium-driver']);
 }
 
-/** Debian's PgBouncer, for the tests that run the service behind it in transaction pooling mode. */
-export function ensurePgBouncer() {
-  if (existsSync('/usr/sbin/pgbouncer')) return;
+/**
+ * Debian's PgBouncer (the tests run the service behind it in transaction pooling mode) and Prometheus's promtool
+ * (the tests check `/metrics` with `promtool check metrics`, as a monitoring setup would).
+ */
+export function ensureServerTools() {
+  const missing = [
+    ['/usr/sbin/pgbouncer', 'pgbouncer'],
+    ['/usr/bin/promtool', 'prometheus'],
+  ].filter(([path]) => !existsSync(path));
+  if (missing.length === 0) return;
+  const packages = missing.map(([, name]) => name);
   if (!isRoot || !has('apt-get')) {
-    throw new SetupError('the PgBouncer tests need /usr/sbin/pgbouncer: install the Debian package pgbouncer (sudo apt-get install pgbouncer)');
+    throw new SetupError(`the tests need ${missing.map(([path]) => path).join(' and ')}: install the Debian packages ${packages.join(' ')} (sudo apt-get install ${packages.join(' ')})`);
   }
-  apt(['pgbouncer']);
+  apt(packages);
 }
 
 const pgReady = (url) => run('pg_isready', ['-q', '-d', url], { capture: true }) !== null;

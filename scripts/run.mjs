@@ -2,7 +2,7 @@
 // The README's two commands: `npm start` (the demo) and `npm test` (the whole suite). Each sets up what it needs
 // first (pnpm, dependencies; for tests Chromium and PostgreSQL too) and is quick when everything is there.
 import { spawn } from 'node:child_process';
-import { ensureChromium, ensureDependencies, ensurePgBouncer, ensurePnpm, root, SetupError, testDatabase } from './machine.mjs';
+import { ensureChromium, ensureDependencies, ensureServerTools, ensurePnpm, root, SetupError, testDatabase } from './machine.mjs';
 
 const [command, ...args] = process.argv.slice(2);
 
@@ -35,7 +35,7 @@ async function main() {
     }
     case 'test': {
       ensureChromium();
-      ensurePgBouncer();
+      ensureServerTools();
       const testEnv = { ...env, SVC_TEST_DATABASE_URL: testDatabase(env) };
       return foreground('pnpm', ['run', '--silent', 'test:suite', ...args], testEnv);
     }

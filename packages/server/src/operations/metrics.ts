@@ -24,6 +24,17 @@ const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
 const AGENT_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 60, 120];
 
 /**
+ * Node's process metrics under `svc_`: `svc_process_cpu_seconds_total`, `svc_nodejs_eventloop_lag_seconds`… (the
+ * prefix `svc_process_` once made `svc_process_process_…`). prom-client's `nodejs_active_*_total` are gauges, which a
+ * `_total` name promises are counters (promtool refuses them): they are dropped, as `svc_nodejs_active_resources`
+ * (by type) and `svc_nodejs_active_handles`/`_requests` already give those counts.
+ */
+function processMetrics(registry: Registry): void {
+  collectDefaultMetrics({ register: registry, prefix: 'svc_' });
+  for (const kind of ['handles', 'requests', 'resources'] as const) registry.removeSingleMetric(`svc_nodejs_active_${kind}_total`);
+}
+
+/**
  * The route pattern that answered (`/widgets/:widgetId/conversations`), never the raw path: ids in label values
  * would make one time series per session. Requests no route matched share one label.
  */
@@ -34,7 +45,7 @@ function routeLabel(c: Parameters<MiddlewareHandler>[0]): string {
 
 export function createMetrics(options: { processMetrics?: boolean } = {}): Metrics {
   const registry = new Registry();
-  if (options.processMetrics) collectDefaultMetrics({ register: registry, prefix: 'svc_process_' });
+  if (options.processMetrics) processMetrics(registry);
 
   const requests = new Counter({
     name: 'svc_http_requests_total',
@@ -62,6 +73,27 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Metri
     buckets: AGENT_BUCKETS,
     registers: [registry],
   });
+  const firstToken = new Histogram({
+    name: 'svc_agent_first_token_seconds',
+    help: 'Time from the agent starting a reply to its first piece of text (streaming agents; others: the whole reply).',
+    buckets: AGENT_BUCKETS,
+    registers: [registry],
+  });
+  const turnDuration = new Histogram({
+    name: 'svc_turn_duration_seconds',
+    help: 'End to end: from a visitor message accepted to its reply committed (or the turn failing), queue wait included, for turns accepted by this process.',
+    labelNames: ['outcome'] as const,
+    buckets: AGENT_BUCKETS,
+    registers: [registry],
+  });
+  /** Turns accepted here, by job id: when they were accepted. Entries leave when the turn commits or fails. */
+  const acceptedAt = new Map<string, number>();
+  const turnEnded = (jobId: string, outcome: 'ok' | 'error'): void => {
+    const started = acceptedAt.get(jobId);
+    if (started === undefined) return;
+    acceptedAt.delete(jobId);
+    turnDuration.observe({ outcome }, (performance.now() - started) / 1000);
+  };
   const deliveries = new Counter({
     name: 'svc_callback_deliveries_total',
     help: 'Callback delivery attempts by outcome: delivered, retry (failed, another attempt scheduled) or failed (retries exhausted).',
@@ -99,8 +131,17 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Metri
       return {
         async reply(request) {
           const end = agentLatency.startTimer();
+          const started = performance.now();
+          let first = true;
+          const firstPiece = (): void => {
+            if (!first) return;
+            first = false;
+            firstToken.observe((performance.now() - started) / 1000);
+          };
+          const onDelta = request.onDelta;
           try {
-            const reply = await agent.reply(request);
+            const reply = await agent.reply(onDelta === undefined ? request : { ...request, onDelta: (text) => (firstPiece(), onDelta(text)) });
+            firstPiece();
             end({ outcome: 'ok' });
             turns.inc({ outcome: 'ok' });
             return reply;
@@ -118,6 +159,28 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Metri
       const bound = new WeakMap<object, unknown>();
       return new Proxy(store, {
         get(target, property, receiver) {
+          if (property === 'acceptTurnJob' || property === 'acceptTurnAtOnce') {
+            return async (acceptance: { job: { id: string } }) => {
+              // Bounded: a process accepting turns it never finishes (killed mid-way) must not grow this for ever.
+              if (acceptedAt.size > 10_000) acceptedAt.clear();
+              acceptedAt.set(acceptance.job.id, performance.now());
+              return (target[property] as (a: unknown) => Promise<unknown>)(acceptance);
+            };
+          }
+          if (property === 'commitTurn') {
+            return async (commit: Parameters<Store['commitTurn']>[0]) => {
+              const stored = await target.commitTurn(commit);
+              if (stored !== null) turnEnded(commit.jobId, 'ok');
+              return stored;
+            };
+          }
+          if (property === 'finishTurnJob') {
+            return async (...args: Parameters<Store['finishTurnJob']>) => {
+              const finished = await target.finishTurnJob(...args);
+              if (finished && args[1].status === 'failed') turnEnded(args[0], 'error');
+              return finished;
+            };
+          }
           if (property === 'recordDeliveryAttempt') {
             return async (...args: Parameters<Store['recordDeliveryAttempt']>) => {
               const result = await target.recordDeliveryAttempt(...args);
