@@ -14,11 +14,28 @@
  *
  * and every failure as { id, error: { message, ...the error's own fields (code, detail, …) } }.
  */
-import { parentPort } from 'node:worker_threads';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { parentPort, Worker, workerData } from 'node:worker_threads';
 import { parse as results, protocol } from '@electric-sql/pglite';
 
 if (!parentPort) throw new Error('pglite-worker.js runs as a worker thread of the PGlite driver');
 const port = parentPort;
+/**
+ * PostgreSQL's defaults size a server with memory to spare (128 MB of shared buffers, allocated inside PGlite's
+ * WebAssembly memory up front). The embedded database is one process's, small, and mostly in the OS page cache
+ * anyway: these keep the default `svc start` within a small VPS (issue: embedded default memory).
+ */
+const SMALL_FOOTPRINT = ['shared_buffers = 16MB', 'wal_buffers = 1MB', 'temp_buffers = 4MB', 'work_mem = 4MB', 'maintenance_work_mem = 16MB'];
+
+if (workerData?.create) {
+  // The thread that only creates a new database (see createInThreadOfItsOwn), then ends.
+  const { PGlite } = await import('@electric-sql/pglite');
+  const created = await PGlite.create({ dataDir: workerData.create, postgresqlconf: SMALL_FOOTPRINT });
+  await created.close();
+  // In a worker thread this ends the thread, not the process.
+  process.exit(0);
+}
 
 /** @type {import('@electric-sql/pglite').PGlite | null} */
 let db = null;
@@ -144,12 +161,27 @@ function target(id) {
   return open.tx;
 }
 
+
+/** @param {string} dataDir */
+function createInThreadOfItsOwn(dataDir) {
+  return new Promise((resolve, reject) => {
+    const creator = new Worker(new URL(import.meta.url), { workerData: { create: dataDir } });
+    creator.once('error', reject);
+    creator.once('exit', (code) => (code === 0 ? resolve(undefined) : reject(new Error(`creating the database failed (exit code ${code})`))));
+  });
+}
+
 /** @param {any} message */
 async function handle(message) {
   switch (message.op) {
     case 'open': {
       const { PGlite } = await import('@electric-sql/pglite');
-      db = await PGlite.create(message.dataDir === undefined ? {} : { dataDir: message.dataDir });
+      if (message.dataDir !== undefined && !existsSync(join(message.dataDir, 'PG_VERSION'))) {
+        // Creating the database (initdb) grows the WebAssembly memory to about twice what serving needs, and an
+        // instance never gives memory back: it is created in a thread of its own, whose memory goes when it ends.
+        await createInThreadOfItsOwn(message.dataDir);
+      }
+      db = await PGlite.create({ ...(message.dataDir === undefined ? {} : { dataDir: message.dataDir }), postgresqlconf: SMALL_FOOTPRINT });
       return {};
     }
     case 'query':
