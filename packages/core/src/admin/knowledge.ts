@@ -63,7 +63,7 @@ async function writeKnowledge(ctx: AdminContext, tx: StoreOps, kbId: string, fil
   if (file.products.length > 0) await tx.upsertProducts(kbId, file.products);
   const now = ctx.clock.now();
   for (const doc of file.documents) {
-    await tx.insertDocument({ id: ctx.ids.random('doc'), knowledgeBaseId: kbId, title: doc.title, content: doc.content, url: doc.url ?? null, createdAt: now });
+    await tx.insertDocument({ id: ctx.ids.random('doc'), knowledgeBaseId: kbId, sourceId: null, title: doc.title, content: doc.content, url: doc.url ?? null, createdAt: now });
   }
   return { products: file.products.length, documents: file.documents.length };
 }

@@ -45,6 +45,7 @@ export const kbView = (kb: KnowledgeBase): KnowledgeBaseView => ({ id: kb.id, na
 export const documentView = (doc: KnowledgeDocument): DocumentView => ({
   id: doc.id,
   knowledgeBaseId: doc.knowledgeBaseId,
+  sourceId: doc.sourceId,
   title: doc.title,
   url: doc.url,
   createdAt: doc.createdAt.toISOString(),
@@ -182,6 +183,7 @@ export async function addDocument(ctx: EngineContext, principal: Principal, kbId
   const doc: KnowledgeDocument = {
     id: ctx.ids.random('doc'),
     knowledgeBaseId: kb.id,
+    sourceId: null,
     title: input.title,
     content: input.content,
     url: input.url ?? null,

@@ -104,6 +104,7 @@ export function makeDocument(overrides: Partial<KnowledgeDocument> = {}): Knowle
   return {
     id: fixtureId('doc'),
     knowledgeBaseId: 'kb_fixture_1',
+    sourceId: null,
     title: 'Opening hours',
     content: 'Our shop is open Monday to Saturday, 9am to 6pm.',
     url: 'https://example.com/help/hours',
