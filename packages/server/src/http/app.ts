@@ -98,11 +98,9 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   options.extraRoutes?.(app);
 
   const keyed = apiMiddleware({ ...options, clock });
-  // An upload's body is capped at its file's limit (plus the multipart framing) instead of 64 KiB.
-  const uploadKeyed = (route: Route) =>
-    route.upload ? apiMiddleware({ ...options, clock }, { maxBytes: route.upload.maxBytes + MULTIPART_OVERHEAD_BYTES, binary: true }) : keyed;
+  const uploadKeyed = (route: Route) => (route.upload ? apiMiddleware({ ...options, clock }, uploadLimit(route)) : keyed);
   const limited = requestLimit({ ...options, clock }, claimsAdminKey);
-  const admin = (route: Route) => [noStore, checkPathIds(route), limited, limitBody(), adminAuth({ store, admin: core.admin }), requireRole(route.roles ?? OWNER)];
+  const admin = (route: Route) => [noStore, checkPathIds(route), limited, limitBody(uploadLimit(route)), adminAuth({ store, admin: core.admin }), requireRole(route.roles ?? OWNER)];
   const signin = (route: Route) => [noStore, checkPathIds(route), limited, limitBody()];
   // Hono's '/x/*' also matches '/x' itself: one pattern per prefix, or CORS would run twice.
   for (const path of ['/widgets/*', '/knowledge-bases/*', '/widget/*']) app.use(path, cors(store));
@@ -125,6 +123,11 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     app.on(route.method.toUpperCase(), [honoPath(route.path)], ...chain, runRoute(route, core));
   }
   return app;
+}
+
+/** An upload's body is capped at its file's limit (plus the multipart framing) instead of 64 KiB. */
+function uploadLimit(route: Route): BodyLimit {
+  return route.upload ? { maxBytes: route.upload.maxBytes + MULTIPART_OVERHEAD_BYTES, binary: true } : {};
 }
 
 /** Conversations and keyed answers are private and change: never cached (errors and replays included). */

@@ -1,14 +1,27 @@
 import { createSourceRequestSchema } from '@svc/core/schemas';
-import { SvcError } from '@svc/core';
+import { SvcError, type UploadedFile } from '@svc/core';
 import { extractFile, UnsupportedFileError } from '../ingest/files.js';
 import { RESPONSE_SCHEMAS as R } from '../openapi/components.js';
 import { JSON_POST, KEYED, KNOWLEDGE_READ, KNOWLEDGE_WRITE, PAGE, PATH_IDS } from './route-kit.js';
 import type { Route } from './routes.js';
-import { MAX_UPLOAD_BYTES } from './upload.js';
+import { MAX_UPLOAD_BYTES, type UploadedPart } from './upload.js';
 
 /** Knowledge sources (DESIGN.md section 11 "Sources"): websites kept in sync, and uploaded files. */
 
 const SOURCE = ['knowledge_base_not_found', 'source_not_found'] as const;
+
+/**
+ * What core is given for an upload: the file's text or products as the ingest adapter read them. Bytes of none of
+ * the supported types are a 415; a file of a supported type that cannot be read becomes a `failed` source in core.
+ */
+export async function extractUpload(part: UploadedPart): Promise<UploadedFile> {
+  try {
+    return { name: part.name, bytes: part.bytes.byteLength, extracted: await extractFile(part.bytes, part.name) };
+  } catch (error) {
+    if (error instanceof UnsupportedFileError) throw new SvcError('unsupported_media_type', error.message);
+    throw error;
+  }
+}
 
 export const SOURCE_ROUTES: readonly Route[] = [
   {
@@ -99,15 +112,7 @@ export const SOURCE_ROUTES: readonly Route[] = [
     handler: async ({ core, caller, params, upload }) => {
       // The knowledge base is checked before the file is read: a wrong id is a 404, whatever the file.
       await core.api.knowledge.get(caller, params.kbId!);
-      const file = upload!;
-      let extracted;
-      try {
-        extracted = await extractFile(file.bytes, file.name);
-      } catch (error) {
-        if (error instanceof UnsupportedFileError) throw new SvcError('unsupported_media_type', error.message);
-        throw error;
-      }
-      return core.api.knowledge.addFile(caller, params.kbId!, { name: file.name, bytes: file.bytes.byteLength, extracted });
+      return core.api.knowledge.addFile(caller, params.kbId!, await extractUpload(upload!));
     },
   },
 ];
