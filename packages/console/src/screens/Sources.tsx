@@ -138,12 +138,12 @@ function UploadFiles({ kbId, onUploaded }: { kbId: string; onUploaded(): void })
           onChange={(event) => void send([...(event.currentTarget.files ?? [])])}
         />
       </label>
-      <ul role="status" class="hint">
-        {busy && said.length === 0 && <li>Uploading…</li>}
+      <div role="status" class="hint">
+        {busy && said.length === 0 && <p>Uploading…</p>}
         {said.map((line) => (
-          <li key={line}>{line}</li>
+          <p key={line}>{line}</p>
         ))}
-      </ul>
+      </div>
     </div>
   );
 }
