@@ -11,7 +11,7 @@ import { consoleRoutes } from './console-assets.js';
 import { createApp } from './http/app.js';
 import { createOperations, type Operations } from './operations/operations.js';
 import { scryptPasswords } from './cli/passwords.js';
-import { callbackUrlProblem } from './workers/address-policy.js';
+import { callbackUrlProblem } from './net/address-policy.js';
 
 export interface Runtime {
   store: Store;
