@@ -26,8 +26,6 @@ export interface BodyLimit {
 /** A request body read chunk by chunk: `null` at its end. */
 interface BodyChunks {
   next(): Promise<Uint8Array | null>;
-  /** Stops reading; what was not read is discarded (the connection then cannot be reused). */
-  cancel(): Promise<void>;
 }
 
 /**
@@ -44,9 +42,6 @@ function bodyChunks(c: Context): BodyChunks | null {
         const { done, value } = (await chunks.next()) as IteratorResult<Buffer>;
         return done ? null : value;
       },
-      cancel: async () => {
-        await chunks.return?.();
-      },
     };
   }
   const stream = c.req.raw.body;
@@ -57,7 +52,6 @@ function bodyChunks(c: Context): BodyChunks | null {
       const { done, value } = await reader.read();
       return done ? null : value;
     },
-    cancel: () => reader.cancel().catch(() => {}),
   };
 }
 
@@ -66,10 +60,9 @@ async function drain(body: BodyChunks, budget: number): Promise<boolean> {
   let read = 0;
   for (let chunk = await body.next(); chunk; chunk = await body.next()) {
     read += chunk.byteLength;
-    if (read > budget) {
-      await body.cancel();
-      return false;
-    }
+    // Left unread rather than cancelled: cancelling would destroy the socket before the 413 is written; the HTTP
+    // server closes the connection after the answer.
+    if (read > budget) return false;
   }
   return true;
 }
@@ -96,7 +89,10 @@ export function limitBody(limit: BodyLimit = {}): MiddlewareHandler {
       over = size > maxBytes;
     }
     if (over) {
-      if (!(await drain(body, MAX_DRAIN_BYTES))) c.header('Connection', 'close');
+      // A body declared far larger than the limit is not waited for: the answer goes out at once and the connection
+      // closes after it (the client may still be sending; the rest is never read).
+      const farOver = Number.isFinite(declared) && declared - size > MAX_DRAIN_BYTES;
+      if (farOver || !(await drain(body, MAX_DRAIN_BYTES))) c.header('Connection', 'close');
       throw tooLarge(maxBytes);
     }
     const bytes = new Uint8Array(size);
