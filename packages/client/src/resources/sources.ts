@@ -64,15 +64,6 @@ export interface SourcesResource {
   upload(knowledgeBaseId: string, file: UploadFile, options?: PostOptions): Promise<ApiResponse<Source, 201>>;
 }
 
-function formOf(file: UploadFile): FormData {
-  const form = new FormData();
-  const { data } = file;
-  const name = file.name ?? (typeof File !== 'undefined' && data instanceof File ? data.name : 'file');
-  const blob = data instanceof Blob ? data : new Blob([data instanceof Uint8Array ? new Uint8Array(data) : data]);
-  form.append('file', blob, name);
-  return form;
-}
-
 export function createSourcesResource(transport: Transport): SourcesResource {
   const sources = (knowledgeBaseId: string): string => `${knowledgeBasePath(knowledgeBaseId)}/sources`;
   const source = (knowledgeBaseId: string, sourceId: string): string => `${sources(knowledgeBaseId)}/${segment('sourceId', sourceId)}`;
@@ -84,7 +75,12 @@ export function createSourcesResource(transport: Transport): SourcesResource {
     get: (knowledgeBaseId, sourceId, options) => transport.get(source(knowledgeBaseId, sourceId), options),
     sync: (knowledgeBaseId, sourceId, options) => transport.post(`${source(knowledgeBaseId, sourceId)}/sync`, undefined, options),
     delete: (knowledgeBaseId, sourceId, options) => transport.delete(source(knowledgeBaseId, sourceId), options),
-    // A fresh form per call; a retried attempt re-sends the same one (the server identifies it by its file, not its boundary).
-    upload: (knowledgeBaseId, file, options) => transport.post(`${knowledgeBasePath(knowledgeBaseId)}/files`, formOf(file), options),
+    upload(knowledgeBaseId, { data, name }, options) {
+      // A Blob, bytes or a buffer are all a Blob's parts; a File keeps its own name unless one is given. A retried
+      // attempt sends the same form (the server knows a repeat by its file, not by its multipart boundary).
+      const form = new FormData();
+      form.append('file', new Blob([data as BlobPart]), name ?? (data as File).name ?? 'file');
+      return transport.post(`${knowledgeBasePath(knowledgeBaseId)}/files`, form, options);
+    },
   };
 }
