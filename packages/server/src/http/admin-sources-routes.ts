@@ -85,7 +85,7 @@ export const SOURCES_ADMIN_ROUTES: Route[] = [
     errors: ['knowledge_base_not_found'],
     handler: async ({ caller, core, params, upload }) => {
       await core.admin.getKnowledgeBase(caller.accountId, params.kbId!);
-      return ok(await core.admin.addFile(caller.accountId, params.kbId!, await extractUpload(upload!)), 201);
+      return ok(await core.admin.addFile(caller.accountId, params.kbId!, await extractUpload(await upload!())), 201);
     },
   }),
 ];

@@ -148,11 +148,12 @@ function checkPathIds(route: Route): MiddlewareHandler<AppEnv> {
 function runRoute(route: Route, core: Core): Handler<AppEnv> {
   return async (c) => {
     let body: Record<string, unknown> | undefined;
-    let upload: UploadedPart | undefined;
-    if (route.upload) upload = await readUpload(c, route.upload);
-    else if (route.body) body = route.body.required ? await readRequiredJsonBody(c) : await readJsonBody(c);
+    const spec = route.upload;
+    // An upload's file is read by its handler (`upload()`), once it has checked what the path names.
+    const upload = spec ? (): Promise<UploadedPart> => readUpload(c, spec) : undefined;
+    if (route.body) body = route.body.required ? await readRequiredJsonBody(c) : await readJsonBody(c);
     // No body is expected; one that is sent must still be well-formed JSON.
-    else if (route.method !== 'get') await readJsonBody(c);
+    else if (!spec && route.method !== 'get') await readJsonBody(c);
     const inputs = { c, core, params: c.req.param(), body, query: c.req.query(), ...(upload ? { upload } : {}) };
     // Each kind of route gets the caller its authentication resolved: a key's principal, an operator, or nobody.
     const result =

@@ -97,8 +97,11 @@ export interface RouteCall<A extends Auth = Auth> {
   /** The JSON body: `{}` when a required body is absent, so validation names its first field. */
   body: Record<string, unknown> | undefined;
   query: Record<string, string>;
-  /** The file of an `upload` route, read from its multipart body. */
-  upload?: UploadedPart;
+  /**
+   * The file of an `upload` route, read from its multipart body when the handler asks (after checking what the path
+   * names, so a wrong knowledge base is a 404 whatever the body).
+   */
+  upload?: () => Promise<UploadedPart>;
 }
 
 export type RouteResult = EngineResult<unknown> | PageResult<unknown> | Response;

@@ -112,7 +112,7 @@ export const SOURCE_ROUTES: readonly Route[] = [
     handler: async ({ core, caller, params, upload }) => {
       // The knowledge base is checked before the file is read: a wrong id is a 404, whatever the file.
       await core.api.knowledge.get(caller, params.kbId!);
-      return core.api.knowledge.addFile(caller, params.kbId!, await extractUpload(upload!));
+      return core.api.knowledge.addFile(caller, params.kbId!, await extractUpload(await upload!()));
     },
   },
 ];
