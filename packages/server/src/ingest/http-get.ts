@@ -64,10 +64,10 @@ export function getOnce(target: URL, options: GetOptions): Promise<Hop> {
       const headers = res.headers;
       const chunks: Buffer[] = [];
       const close = (tooLarge: boolean): void => {
-        res.destroy();
-        req.destroy();
         const body = tooLarge && options.truncate ? Buffer.concat(chunks).subarray(0, options.maxBytes) : null;
         finish({ hop: { status, headers, body, tooLarge, received } });
+        res.destroy();
+        req.destroy();
       };
       if (!options.wantBody(status, headers)) return close(false);
       const announced = Number(headers['content-length']);

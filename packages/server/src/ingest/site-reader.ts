@@ -70,22 +70,28 @@ function validatorsOf(headers: IncomingHttpHeaders): PageValidators {
   return { etag: typeof etag === 'string' && etag !== '' ? etag : null, lastModified: typeof lastModified === 'string' && lastModified !== '' ? lastModified : null };
 }
 
-/** `X-Robots-Tag` values meant for every crawler or for ours (`SvcConversationsBot: noindex`). */
+/** Robots directives that carry a value after a colon, unlike a user agent's name in `otherbot: noindex`. */
+const VALUED_DIRECTIVE = /^(unavailable_after|max-snippet|max-image-preview|max-video-preview)$/i;
+
+/**
+ * `X-Robots-Tag` directives meant for every crawler or for ours. Node joins repeated headers with commas, so the
+ * value is read token by token: `otherbot: noindex, nofollow` scopes both to otherbot until another agent is named.
+ */
 function robotsHeader(headers: IncomingHttpHeaders): { noindex: boolean; nofollow: boolean } {
   const raw = headers['x-robots-tag'];
-  const values = Array.isArray(raw) ? raw : raw === undefined ? [] : [raw];
-  let noindex = false;
-  let nofollow = false;
-  for (const value of values) {
-    const scoped = /^\s*([\w-]+)\s*:(.*)$/.exec(value);
-    // `unavailable_after: <date>` is a directive, not a user agent.
-    const agent = scoped && !/^unavailable_after$/i.test(scoped[1]!) ? scoped[1]!.toLowerCase() : null;
-    if (agent !== null && agent !== BOT_NAME.toLowerCase()) continue;
-    const said = robotsDirectives(agent === null ? value : scoped![2]!);
-    noindex ||= said.noindex;
-    nofollow ||= said.nofollow;
+  const value = Array.isArray(raw) ? raw.join(',') : (raw ?? '');
+  let agent: string | null = null;
+  const ours: string[] = [];
+  for (const token of value.split(',')) {
+    const scoped = /^\s*([\w-]+)\s*:(.*)$/.exec(token);
+    let directive = token;
+    if (scoped && !VALUED_DIRECTIVE.test(scoped[1]!)) {
+      agent = scoped[1]!.toLowerCase();
+      directive = scoped[2]!;
+    }
+    if (agent === null || agent === BOT_NAME.toLowerCase()) ours.push(directive);
   }
-  return { noindex, nofollow };
+  return robotsDirectives(ours.join(','));
 }
 
 function sitemapUrls(xml: string, base: string): string[] | null {
@@ -94,7 +100,7 @@ function sitemapUrls(xml: string, base: string): string[] | null {
   const name = root?.localName ?? root?.tagName?.replace(/^.*:/, '');
   if (name !== 'urlset' && name !== 'sitemapindex') return null;
   const urls = new Set<string>();
-  for (const element of Array.from(root!.getElementsByTagName('*'))) {
+  for (const element of Array.from(root!.querySelectorAll('*'))) {
     if ((element.localName ?? element.tagName.replace(/^.*:/, '')) !== 'loc') continue;
     const url = absoluteHttpUrl(element.textContent, base);
     if (url) urls.add(url);
