@@ -65,7 +65,7 @@ export async function runSourceCommand(
   switch (command) {
     case 'kb sources add': {
       const maxPages = values['max-pages'];
-      const source = await admin.addSource(ANY_ACCOUNT, arg(0, 'kbId'), {
+      const source = await admin.addKnowledgeSource(ANY_ACCOUNT, arg(0, 'kbId'), {
         type: 'website',
         url: arg(1, 'url'),
         ...(values.include ? { include: values.include } : {}),
@@ -77,21 +77,21 @@ export async function runSourceCommand(
       return { json: source, text: `Added ${source.id} (${source.url}): its first sync is queued.\n  svc kb sources sync ${source.knowledgeBaseId} ${source.id} --wait   follows it` };
     }
     case 'kb sources list': {
-      const sources = await admin.listSources(ANY_ACCOUNT, arg(0, 'kbId'));
+      const sources = await admin.listKnowledgeSources(ANY_ACCOUNT, arg(0, 'kbId'));
       return { json: sources, text: sources.length ? sources.map(describe).join('\n') : 'No sources.' };
     }
     case 'kb sources sync': {
-      const source = await admin.syncSource(ANY_ACCOUNT, arg(0, 'kbId'), arg(1, 'sourceId'));
+      const source = await admin.syncKnowledgeSource(ANY_ACCOUNT, arg(0, 'kbId'), arg(1, 'sourceId'));
       return { json: source, text: `Sync of ${source.id} ${source.status}.` };
     }
     case 'kb sources progress': {
       // A round of the job here too: with no server running, the CLI's own process does the sync.
       await ports.work?.syncSources({});
-      const source = await admin.getSource(ANY_ACCOUNT, arg(0, 'kbId'), arg(1, 'sourceId'));
+      const source = await admin.getKnowledgeSource(ANY_ACCOUNT, arg(0, 'kbId'), arg(1, 'sourceId'));
       return { json: source, text: progressLine(source) };
     }
     case 'kb sources delete': {
-      const deleted = await admin.deleteSource(ANY_ACCOUNT, arg(0, 'kbId'), arg(1, 'sourceId'));
+      const deleted = await admin.deleteKnowledgeSource(ANY_ACCOUNT, arg(0, 'kbId'), arg(1, 'sourceId'));
       return { json: deleted, text: `Deleted source ${deleted.id} and its documents.` };
     }
     case 'kb upload': {
@@ -118,7 +118,7 @@ async function uploadOne(admin: AdminApi, target: { kbId: string; file: string; 
   }
   if (bytes.byteLength > MAX_UPLOAD_BYTES) throw new SvcError('payload_too_large', `${target.file} is larger than 20 MB.`);
   try {
-    return await admin.addFile(ANY_ACCOUNT, target.kbId, await extractUpload({ name: basename(target.file), declaredType: '', bytes }));
+    return await admin.addKnowledgeFile(ANY_ACCOUNT, target.kbId, await extractUpload({ name: basename(target.file), declaredType: '', bytes }));
   } catch (error) {
     if (error instanceof SvcError) throw new SvcError(error.code, `${basename(target.file)}: ${error.message}`, error.field === undefined ? {} : { field: error.field });
     throw error;

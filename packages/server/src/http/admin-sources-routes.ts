@@ -31,7 +31,7 @@ export const SOURCES_ADMIN_ROUTES: Route[] = [
     description: 'Websites, files and the manual documents, oldest first, with their status and progress.',
     responses: { 200: { schema: envelope(z.array(sourceSchema)), description: 'The sources.' } },
     errors: ['validation_failed', 'knowledge_base_not_found'],
-    handler: async ({ caller, core, params }) => ok(await core.admin.listSources(caller.accountId, params.kbId!)),
+    handler: async ({ caller, core, params }) => ok(await core.admin.listKnowledgeSources(caller.accountId, params.kbId!)),
   }),
   owner({
     method: 'post',
@@ -42,7 +42,7 @@ export const SOURCES_ADMIN_ROUTES: Route[] = [
     body: { schema: createSourceRequestSchema, required: true },
     responses: { 201: { schema: envelope(sourceSchema), description: 'The new source.' } },
     errors: ['knowledge_base_not_found'],
-    handler: async ({ caller, core, params, body }) => ok(await core.admin.addSource(caller.accountId, params.kbId!, body), 201),
+    handler: async ({ caller, core, params, body }) => ok(await core.admin.addKnowledgeSource(caller.accountId, params.kbId!, body), 201),
   }),
   owner({
     method: 'get',
@@ -52,7 +52,7 @@ export const SOURCES_ADMIN_ROUTES: Route[] = [
     description: 'Its status, progress, last sync and the pages that sync could not read.',
     responses: { 200: { schema: envelope(sourceDetailSchema), description: 'The source.' } },
     errors: SOURCE,
-    handler: async ({ caller, core, params }) => ok(await core.admin.getSource(caller.accountId, params.kbId!, params.sourceId!)),
+    handler: async ({ caller, core, params }) => ok(await core.admin.getKnowledgeSource(caller.accountId, params.kbId!, params.sourceId!)),
   }),
   owner({
     method: 'post',
@@ -62,7 +62,7 @@ export const SOURCES_ADMIN_ROUTES: Route[] = [
     description: 'Queues a sync of a website source; one already queued or running is answered as it is.',
     responses: { 200: { schema: envelope(sourceSchema), description: 'The source, queued or syncing.' } },
     errors: [...SOURCE, ...BODY],
-    handler: async ({ caller, core, params }) => ok(await core.admin.syncSource(caller.accountId, params.kbId!, params.sourceId!)),
+    handler: async ({ caller, core, params }) => ok(await core.admin.syncKnowledgeSource(caller.accountId, params.kbId!, params.sourceId!)),
   }),
   owner({
     method: 'delete',
@@ -72,7 +72,7 @@ export const SOURCES_ADMIN_ROUTES: Route[] = [
     description: 'The source with its documents and products.',
     responses: { 200: { schema: envelope(deletedSchema), description: 'Deleted.' } },
     errors: SOURCE,
-    handler: async ({ caller, core, params }) => ok(await core.admin.deleteSource(caller.accountId, params.kbId!, params.sourceId!)),
+    handler: async ({ caller, core, params }) => ok(await core.admin.deleteKnowledgeSource(caller.accountId, params.kbId!, params.sourceId!)),
   }),
   owner({
     method: 'post',
@@ -85,7 +85,7 @@ export const SOURCES_ADMIN_ROUTES: Route[] = [
     errors: ['knowledge_base_not_found'],
     handler: async ({ caller, core, params, upload }) => {
       await core.admin.getKnowledgeBase(caller.accountId, params.kbId!);
-      return ok(await core.admin.addFile(caller.accountId, params.kbId!, await extractUpload(await upload!())), 201);
+      return ok(await core.admin.addKnowledgeFile(caller.accountId, params.kbId!, await extractUpload(await upload!())), 201);
     },
   }),
 ];
