@@ -37,3 +37,9 @@ export interface SiteReader {
   robots(origin: string, options: { signal?: AbortSignal }): Promise<RobotsRules>;
   read(url: string, options: { validators?: PageValidators; signal?: AbortSignal }): Promise<PageRead>;
 }
+
+/** What the upload adapter extracted from a file; core stores documents and validates products (productSchema). */
+export type ExtractedFile =
+  | { kind: 'documents'; format: 'pdf' | 'docx' | 'html' | 'markdown' | 'text'; documents: { title: string; content: string }[] }
+  | { kind: 'products'; format: 'csv' | 'json'; products: unknown[] }
+  | { kind: 'failed'; format: 'pdf' | 'docx' | 'html' | 'markdown' | 'text' | 'csv' | 'json'; error: string };
