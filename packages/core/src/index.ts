@@ -36,12 +36,14 @@ export { principalOf } from './principal.js';
 export { createRetriever, DEFAULT_CONFIDENCE_THRESHOLD } from './retrieval/retrieve.js';
 export type { KnowledgeRetriever, RetrieverOptions } from './retrieval/retrieve.js';
 export type { EmbeddingProvider, RerankProvider } from './retrieval/providers.js';
+export type { ExtractedFile, PageRead, PageValidators, RobotsRules, SiteReader, UploadedFile } from './sources/site-reader.js';
 export type { Credits, Pricing } from './credits.js';
 export type {
   Account,
   ApiKey,
   FormDefinition,
   KnowledgeBase,
+  KnowledgeSource,
   OperatorRef,
   Principal,
   Product,

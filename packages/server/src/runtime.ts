@@ -73,7 +73,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     ...(options.clock ? { clock: options.clock } : {}),
     logger: { error: (message, details) => logger.error(details, message) },
     formatReply,
-    onWork: (kind) => workers?.wake(kind),
+    // The source worker (wake kind 'source') is scheduled by the server's sources branch; until then a sync waits for its poll.
+    onWork: (kind) => (kind === 'source' ? undefined : workers?.wake(kind)),
     ...(options.turnLeaseMs === undefined ? {} : { turnLeaseMs: options.turnLeaseMs }),
     ...(options.turnPollMs === undefined ? {} : { turnPollMs: options.turnPollMs }),
     urlProblem: (url) => callbackUrlProblem(url, allowPrivate),
