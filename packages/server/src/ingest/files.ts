@@ -5,7 +5,7 @@ import { parseHTML } from 'linkedom';
 import mammoth from 'mammoth';
 import { blockText, extractHtml } from './html.js';
 import { extractPdf } from './pdf.js';
-import type { ExtractedFile } from './site-reader-port.js';
+import type { ExtractedFile } from '@svc/core';
 
 /** The most a knowledge document holds (documentRequestSchema); longer files become several documents. */
 export const MAX_DOCUMENT_CHARS = 60_000;

@@ -18,7 +18,7 @@ import {
   type HelpCentreSite,
 } from '../testing/help-centre-site.js';
 import { createSiteReader, USER_AGENT } from './site-reader.js';
-import type { PageRead } from './site-reader-port.js';
+import type { PageRead } from '@svc/core';
 
 let site: HelpCentreSite;
 beforeAll(async () => {
