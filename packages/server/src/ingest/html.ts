@@ -4,7 +4,7 @@ import { parseHTML } from 'linkedom';
 /** What the site reader and the file upload keep of an HTML page (DESIGN.md section 11: main content only). */
 export interface HtmlExtract {
   title: string;
-  /** The main content as text: headings and paragraphs on their own lines, blank lines between blocks. */
+  /** The main content as text: paragraphs on their own lines, blank lines between blocks, headings as `## Heading`. */
   text: string;
   /** `<link rel=canonical>`, absolute, without its fragment; null when absent or not http(s). */
   canonical: string | null;
@@ -85,7 +85,10 @@ export function robotsDirectives(content: string): { noindex: boolean; nofollow:
   return { noindex: none || tokens.includes('noindex'), nofollow: none || tokens.includes('nofollow') };
 }
 
-/** Text of a DOM subtree with block structure kept as lines; headings on lines of their own. */
+/**
+ * Text of a DOM subtree with block structure kept as lines and headings as Markdown ATX headings (`## Returns`), the
+ * structure core's chunker (packages/core/src/store/chunking.ts) turns into each passage's heading trail.
+ */
 export function blockText(root: Node): string {
   // Strings are text; numbers are line breaks wanted there (1: a new line, 2: a blank line), merged when adjacent.
   const out: (string | number)[] = [];
@@ -106,6 +109,7 @@ export function blockText(root: Node): string {
     const paragraph = heading || tag === 'P' || tag === 'PRE' || tag === 'BLOCKQUOTE' || tag === 'TABLE';
     const block = paragraph || BLOCK.has(tag);
     if (block) out.push(paragraph ? 2 : 1);
+    if (heading) out.push(`${'#'.repeat(Number(tag[1]))} `);
     if (tag === 'LI') out.push('- ');
     for (const child of Array.from(node.childNodes)) walk(child);
     if (block) out.push(paragraph ? 2 : 1);
@@ -207,6 +211,10 @@ export function extractHtml(html: string, url: string): HtmlExtract {
     text = fallback;
   }
   const title = heading || readabilityTitle || documentTitle;
-  if (heading && !text.startsWith(heading)) text = `${heading}\n\n${text}`;
+  // Readability drops the heading that repeats the page title, or demotes it to `##`: the content starts with it as
+  // the one `#` heading.
+  const [firstLine = '', ...rest] = text.split('\n');
+  if (heading && firstLine.replace(/^#+\s*/, '') === heading) text = [`# ${heading}`, ...rest].join('\n');
+  else if (heading) text = `# ${heading}\n\n${text}`;
   return { title, text: text.trim(), canonical, links, ...robots };
 }

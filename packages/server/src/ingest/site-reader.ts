@@ -6,7 +6,7 @@ import type { ConnectOptions } from '../net/connect.js';
 import { absoluteHttpUrl, BOT_NAME, extractHtml, robotsDirectives } from './html.js';
 import { GetError, getOnce, type Hop } from './http-get.js';
 import { extractPdf } from './pdf.js';
-import type { PageRead, PageValidators, RobotsRules, SiteReader } from './site-reader-port.js';
+import type { PageRead, PageValidators, RobotsRules, SiteReader } from '@svc/core';
 
 export const USER_AGENT = `${BOT_NAME}/1.0 (+https://github.com/svc-conversations/svc-conversations)`;
 /** DESIGN.md section 11: a page's deadline and size limit. */
