@@ -9,7 +9,7 @@ import { operatorAdmin } from './operator-admin.js';
 import { runOperatorCommand } from './operators-cli.js';
 import { CONVERSATION_OPTIONS, isConversationCommand, runConversationCommand } from './conversations-cli.js';
 import { isSourceCommand, runSourceCommand, SOURCE_OPTIONS, type SourceValues } from './sources-cli.js';
-import { sourceSyncWork } from './source-sync.js';
+import { sourcesCore } from './source-sync.js';
 
 /**
  * The `svc` administration commands, run against a store: by the CLI on the database directly, or by a running
@@ -296,8 +296,8 @@ export async function runAdmin(command: string, values: Values & SourceValues, s
   const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
   const admin = operatorAdmin(store, { allowPrivateCallbacks: config.allowPrivateCallbacks });
   if (isSourceCommand(command)) {
-    const work = command === 'kb sources progress' ? sourceSyncWork(store, config) : undefined;
-    return runSourceCommand(command, values, { admin, ...(work ? { work } : {}), usage: (message) => new UsageError(message) });
+    const core = sourcesCore(store, config);
+    return runSourceCommand(command, values, { admin: core.admin, work: core.work, usage: (message) => new UsageError(message) });
   }
   if (!run && isConversationCommand(command)) return runConversationCommand(command, values, { store, admin }, (message) => new UsageError(message));
   if (!run) throw new UsageError(`Unknown command "${command}"`);

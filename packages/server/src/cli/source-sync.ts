@@ -1,30 +1,32 @@
 import { createLocalAgent } from '@svc/agents';
-import { createCore, randomBase62, type BackgroundWork, type Store } from '@svc/core';
+import { createCore, randomBase62, type Core, type Store } from '@svc/core';
 import type { ServerConfig } from '../config.js';
 import { createSiteReader } from '../ingest/site-reader.js';
+import { callbackUrlProblem } from '../net/address-policy.js';
 import { formatReply } from '../reply-format.js';
 import { scryptPasswords } from './passwords.js';
 
-const cores = new WeakMap<Store, Pick<BackgroundWork, 'syncSources'>>();
+const cores = new WeakMap<Store, Pick<Core, 'admin' | 'work'>>();
 
 /**
- * The sync job of the core with the server's site reader, for `svc kb sources sync --wait` run where no server is:
- * the CLI's process reads the pages itself (claims and leases keep it from doing a running server's work twice).
+ * The core with the server's site reader, for `svc kb sources …` run on the database: website sources need a reader to
+ * be added, and `sync --wait` run where no server is reads the pages in the CLI's own process (claims and leases keep
+ * it from doing a running server's work twice).
  */
-export function sourceSyncWork(store: Store, config: Pick<ServerConfig, 'allowPrivateUrls'>): Pick<BackgroundWork, 'syncSources'> {
-  let work = cores.get(store);
-  if (!work) {
-    work = createCore({
+export function sourcesCore(store: Store, config: Pick<ServerConfig, 'allowPrivateUrls'>): Pick<Core, 'admin' | 'work'> {
+  let core = cores.get(store);
+  if (!core) {
+    core = createCore({
       store,
       reader: createSiteReader({ allowPrivateUrls: config.allowPrivateUrls }),
-      // Only `work.syncSources` is used: the agent and the cursor key serve turns, which nothing here runs.
+      // The agent and the cursor key serve turns, which nothing here runs.
       agent: createLocalAgent({ knowledge: store }),
       cursorSecret: randomBase62(43),
-      urlProblem: () => null,
+      urlProblem: (url) => callbackUrlProblem(url, config.allowPrivateUrls),
       passwords: scryptPasswords(),
       formatReply,
-    }).work;
-    cores.set(store, work);
+    });
+    cores.set(store, core);
   }
-  return work;
+  return core;
 }

@@ -149,7 +149,7 @@ export async function waitForSync(options: WaitOptions): Promise<{ json: SourceD
     }
     if (source.status === 'ready' || source.status === 'failed') {
       if (options.out.isTTY) options.out.write('\n');
-      const failedPages = source.failedPages.map((page) => `  ${page.url}: ${page.status ?? ''} ${page.reason}`.replace(/ {2,}/g, ' '));
+      const failedPages = source.failedPages.map((page) => `  ${page.url}: ${page.status === null ? '' : `${page.status} `}${page.reason}`);
       const text = [
         `${source.id} ${source.status}: ${source.documents} documents${source.lastSync?.error ? `; ${source.lastSync.error}` : ''}.`,
         ...(failedPages.length ? ['Pages that could not be read:', ...failedPages] : []),
