@@ -44,7 +44,7 @@ class FakeSite implements SiteReader {
     return { isAllowed: (url) => !rules.disallow.some((path) => new URL(url).pathname.startsWith(path)), sitemaps: rules.sitemaps };
   }
 
-  async read(url: string, options: { validators?: PageValidators }): Promise<PageRead> {
+  async read(url: string, options: { validators?: PageValidators; signal?: AbortSignal }): Promise<PageRead> {
     const host = new URL(url).host;
     this.reads.push({ url, validators: options.validators });
     this.inFlight.set(host, (this.inFlight.get(host) ?? 0) + 1);
@@ -52,6 +52,7 @@ class FakeSite implements SiteReader {
     try {
       if (this.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.delayMs));
       else await Promise.resolve();
+      options.signal?.throwIfAborted();
       return this.answer(url, options.validators);
     } finally {
       this.inFlight.set(host, this.inFlight.get(host)! - 1);
@@ -311,6 +312,27 @@ describe('the source sync job', () => {
     expect(h.site.maxInFlight.get('help.example.com')).toBe(2);
     expect(h.site.maxInFlight.get('docs.example.com')).toBe(2);
     expect((await h.store.listDocuments(h.kbId)).length).toBe(31);
+  });
+
+  it('hands its source back when aborted (shutting down), and another round finishes it', async () => {
+    const h = await harness({ sourceJob: { batch: 8 } });
+    h.site.delayMs = 20;
+    h.site.pages.set(`${SITE}/kb/`, { title: 'Index', text: 'All.', links: Array.from({ length: 6 }, (_, i) => `${SITE}/kb/${i}`) });
+    for (let i = 0; i < 6; i++) h.site.pages.set(`${SITE}/kb/${i}`, { title: `Page ${i}`, text: `Page ${i}.` });
+    const { data: source } = await h.core.api.knowledge.addSource(h.principal, h.kbId, { type: 'website', url: `${SITE}/kb/` });
+    await h.core.work.syncSources();
+    const shutdown = new AbortController();
+    const round = h.core.work.syncSources({ signal: shutdown.signal });
+    setTimeout(() => shutdown.abort(), 30);
+    expect((await round).busy).toBe(false);
+    const handedBack = await h.store.getSource(h.kbId, source.id);
+    expect(handedBack).toMatchObject({ status: 'syncing', lease: null });
+    expect(await h.store.listSourcePages({ sourceId: source.id, state: 'pending', limit: 10 })).not.toHaveLength(0);
+    await syncToEnd(h);
+    const docs = await documentsByUrl(h);
+    expect(docs.size).toBe(7);
+    for (const versions of docs.values()) expect(versions).toHaveLength(1);
+    expect((await h.core.api.knowledge.getSource(h.principal, h.kbId, source.id)).data).toMatchObject({ status: 'ready', progress: { found: 7, fetched: 7 } });
   });
 
   it('reads no more than maxPages pages', async () => {

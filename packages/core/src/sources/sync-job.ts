@@ -130,6 +130,8 @@ export function createSourceWork(ctx: JobContext, options: SourceJobOptions): So
     if (!rules) {
       rules = reader.robots(origin, run.signal ? { signal: run.signal } : {});
       robotsCache.set(origin, rules);
+      // An aborted read is not the site's answer: the next round asks again.
+      void rules.catch(() => robotsCache.delete(origin));
     }
     return rules;
   }
@@ -409,6 +411,10 @@ export function createSourceWork(ctx: JobContext, options: SourceJobOptions): So
       return { pages, busy: true };
     } catch (error) {
       if (error instanceof LeaseLost) return { pages: 0, busy: true };
+      if (call.signal?.aborted) {
+        await ctx.store.updateSource({ id: run.source.id, owner, patch: { lease: null } });
+        return { pages: 0, busy: false };
+      }
       throw error;
     }
   }
