@@ -8,6 +8,7 @@
 export { createCore } from './core.js';
 export type { AdminApi, Api, BackgroundWork, ConversationRef, Core, CoreEvents, CoreOptions, FeedOptions, OpenedFeed, TurnWork } from './core.js';
 export type { EmbeddingRound, EmbeddingWork } from './retrieval/embedding-job.js';
+export type { SourceJobOptions, SourceRound, SourceWork } from './sources/sync-job.js';
 export type { StreamedEvent } from './engine/event-log.js';
 export { views } from './views.js';
 export type { EngineLogger, EngineResult, PageResult, ReplyFormatter } from './engine/context.js';
