@@ -82,9 +82,13 @@ export function getOnce(target: URL, options: GetOptions): Promise<Hop> {
       res.on('aborted', () => finish({ error: new GetError('the connection closed before the whole page arrived', 'ECONNRESET', received) }));
     });
     const remaining = Math.max(0, options.deadline - Date.now());
+    // Timers run before I/O callbacks: when another read's extraction held the event loop past the deadline, the
+    // bytes that arrived meanwhile are taken in (setImmediate runs after the I/O poll) before the read is given up.
     const timer = setTimeout(() => {
-      finish({ error: new GetError(`no complete response within the page deadline`, 'ETIMEDOUT', received) });
-      req.destroy();
+      setImmediate(() => {
+        finish({ error: new GetError(`no complete response within the page deadline`, 'ETIMEDOUT', received) });
+        req.destroy();
+      });
     }, remaining);
     const onAbort = (): void => {
       finish({ error: options.signal?.reason ?? new Error('aborted') });

@@ -192,6 +192,7 @@ describe('the site reader reads a help centre (issue 22)', () => {
     });
     expect(asPage(await reader.read(`${url}/page`, {})).text).toBe('# Sniffed\n\nAn unlabelled page.');
     expect(await reader.read(`${url}/broken.pdf`, {})).toMatchObject({ kind: 'failed', reason: expect.stringMatching(/^unreadable PDF/), downloaded: true });
+    expect(await reader.read(`${url}/files/setup.exe`, {})).toEqual({ kind: 'skipped', reason: 'not an HTML page or a PDF (application/octet-stream)', downloaded: false });
   });
 
   it('reads a sitemap index and a sitemap', async () => {
@@ -224,6 +225,9 @@ describe('the site reader reads a help centre (issue 22)', () => {
     await expect(reading).rejects.toThrow('stopping');
     expect(await reader.read('not a url', {})).toEqual({ kind: 'skipped', reason: 'not a valid URL', downloaded: false });
     expect(await reader.read('ftp://example.com/file', {})).toMatchObject({ kind: 'skipped', reason: expect.stringMatching(/http and https/) });
+    const badValidator = await reader.read(`${site.url}/`, { validators: { etag: '"a\nb"', lastModified: null } });
+    expect(badValidator).toMatchObject({ kind: 'failed', status: null, downloaded: false });
+    expect((await reader.robots('not an origin', {})).isAllowed('https://example.com/')).toBe(false);
   });
 });
 

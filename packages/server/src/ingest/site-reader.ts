@@ -44,6 +44,15 @@ function formatOf(headers: IncomingHttpHeaders): Format {
   return 'other';
 }
 
+/** Extensions an unlabelled response may still be a page or a PDF under; `setup.exe` is not read to find out. */
+const PAGE_EXTENSION = /^(html?|xhtml|pdf|xml|php|aspx?|jspx?|cfm|shtml)$/;
+
+function mayBePage(url: URL): boolean {
+  const last = url.pathname.split('/').pop() ?? '';
+  const dot = last.lastIndexOf('.');
+  return dot === -1 || PAGE_EXTENSION.test(last.slice(dot + 1).toLowerCase());
+}
+
 /** The format the bytes show, for responses without a useful content type. */
 function sniff(body: Buffer): Format {
   if (body.subarray(0, 5).toString('latin1') === '%PDF-') return 'pdf';
@@ -137,7 +146,7 @@ export function createSiteReader(options: SiteReaderOptions): SiteReader {
       maxBytes: number;
       truncate?: boolean;
       signal: AbortSignal | undefined;
-      wantBody: (status: number, headers: IncomingHttpHeaders) => boolean;
+      wantBody: (headers: IncomingHttpHeaders, url: URL) => boolean;
     },
   ): Promise<Fetched | Refusal> {
     const deadline = Date.now() + timeoutMs;
@@ -159,10 +168,12 @@ export function createSiteReader(options: SiteReaderOptions): SiteReader {
           maxBytes: request.maxBytes,
           truncate: request.truncate ?? false,
           ...(request.signal ? { signal: request.signal } : {}),
-          wantBody: (status, headers) => status >= 200 && status < 300 && request.wantBody(status, headers),
+          wantBody: (status, headers) => status >= 200 && status < 300 && request.wantBody(headers, current),
         });
       } catch (error) {
-        if (!(error instanceof GetError)) throw error;
+        // Only an abort escapes; anything else (a header Node refuses to send, say) is this page failing.
+        if (request.signal?.aborted) throw error;
+        if (!(error instanceof GetError)) return { kind: 'failed', reason: (error as Error).message, status: null, downloaded: false };
         if (error.code === 'EPRIVATE') {
           return { kind: 'skipped', reason: `${hops === 0 ? 'refused' : 'redirected to a refused address'}: ${error.message}`, downloaded: false };
         }
@@ -190,7 +201,10 @@ export function createSiteReader(options: SiteReaderOptions): SiteReader {
       headers,
       maxBytes,
       signal: readOptions.signal,
-      wantBody: (_status, responseHeaders) => formatOf(responseHeaders) !== 'other',
+      wantBody: (responseHeaders, at) => {
+        const format = formatOf(responseHeaders);
+        return format !== 'other' && (format !== 'unknown' || mayBePage(at));
+      },
     });
     if ('kind' in fetched) return fetched;
     const { hop } = fetched;
@@ -199,12 +213,17 @@ export function createSiteReader(options: SiteReaderOptions): SiteReader {
     if (hop.status < 200 || hop.status >= 300) return { kind: 'failed', reason: `HTTP ${hop.status}`, status: hop.status, downloaded: false };
     if (hop.tooLarge) return { kind: 'skipped', reason: `larger than ${Math.round(maxBytes / 1024 / 1024)} MB`, downloaded: hop.received > 0 };
     const declared = formatOf(hop.headers);
-    if (hop.body === null) return { kind: 'skipped', reason: `not an HTML page or a PDF (${mediaType(hop.headers)})`, downloaded: false };
+    if (hop.body === null) return { kind: 'skipped', reason: `not an HTML page or a PDF (${mediaType(hop.headers) || 'no content type'})`, downloaded: false };
     const format = declared === 'unknown' ? sniff(hop.body) : declared;
     const validators = validatorsOf(hop.headers);
     const robots = robotsHeader(hop.headers);
     if (format === 'html') {
-      const page = extractHtml(decode(hop.body, hop.headers), fetched.url);
+      let page;
+      try {
+        page = extractHtml(decode(hop.body, hop.headers), fetched.url);
+      } catch (error) {
+        return { kind: 'failed', reason: `unparsable HTML: ${(error as Error).message}`, status: hop.status, downloaded: true };
+      }
       return {
         kind: 'page',
         url: fetched.url,
@@ -240,15 +259,25 @@ export function createSiteReader(options: SiteReaderOptions): SiteReader {
       }
     }
     if (format === 'xml') {
-      const urls = sitemapUrls(decode(hop.body, hop.headers), fetched.url);
+      let urls: string[] | null;
+      try {
+        urls = sitemapUrls(decode(hop.body, hop.headers), fetched.url);
+      } catch (error) {
+        return { kind: 'failed', reason: `unparsable XML: ${(error as Error).message}`, status: hop.status, downloaded: true };
+      }
       if (urls) return { kind: 'sitemap', url: fetched.url, urls, validators, downloaded: true };
     }
     return { kind: 'skipped', reason: 'not an HTML page or a PDF', downloaded: true };
   }
 
   async function robots(origin: string, robotsOptions: { signal?: AbortSignal }): Promise<RobotsRules> {
-    const robotsUrl = new URL('/robots.txt', origin).href;
     const nothing: RobotsRules = { isAllowed: () => false, sitemaps: [] };
+    let robotsUrl: string;
+    try {
+      robotsUrl = new URL('/robots.txt', origin).href;
+    } catch {
+      return nothing;
+    }
     const fetched = await fetchFollowing(robotsUrl, { headers: {}, maxBytes: MAX_ROBOTS_BYTES, truncate: true, signal: robotsOptions.signal, wantBody: () => true });
     // Unreachable, refused or a server error: the site's rules are unknown, so nothing is read (RFC 9309 2.3.1.4).
     if ('kind' in fetched) return nothing;

@@ -6,6 +6,12 @@ import type { Socket } from 'node:net';
  * A help centre served on loopback for crawl tests (issue 22): N articles with site chrome on every page, categories,
  * robots.txt, a sitemap index, a noindex page, a redirect, a page that never answers, a binary download, a linked PDF,
  * validators with 304, and controls to edit, remove and unlink articles. Dependency-free but node:http.
+ *
+ * Layout: `/` links the categories and the special pages; `/categories/{n}` lists 20 articles each; every
+ * `/articles/{id}` has a canonical link, its distinctive body (`articleMarker(id)`) and links to 5 other articles,
+ * some with `utm_*` parameters or fragments. SLOW_PATH never answers: give the site reader a short `pageTimeoutMs`.
+ * robots.txt disallows `/private/` and names `/sitemap.xml`, an index of `/sitemaps/articles.xml` and
+ * `/sitemaps/pages.xml`.
  */
 
 /** Text in each kind of site chrome; none of it may reach a stored passage. */
