@@ -151,6 +151,30 @@ describe('uploading files', () => {
   });
 });
 
+describe('the admin API upload (the console)', () => {
+  it('adds a file to the account\'s own knowledge base (201) and refuses another account\'s (404, whatever the body)', async () => {
+    const adminKey = await h.newKey(['admin']);
+    const form = () => {
+      const body = new FormData();
+      body.append('file', new Blob(['# Repairs\n\nWe repair tents for free in the first year.\n']), 'repairs.md');
+      return body;
+    };
+    const own = await send(`/admin/v1/knowledge-bases/${kbId}/files`, { method: 'POST', body: form(), headers: { 'X-API-Key': adminKey } });
+    expect(own.status).toBe(201);
+    expect(own.body.data).toMatchObject({ type: 'file', fileName: 'repairs.md', status: 'ready', documents: 1 });
+    const listed = await send(`/admin/v1/knowledge-bases/${kbId}/sources`, { headers: { 'X-API-Key': adminKey } });
+    expect(listed.body.data.map((source: { id: string }) => source.id)).toContain(own.body.data.id);
+
+    const other = await h.admin.createAccount({ name: 'Elsewhere', credits: 10 });
+    const otherAdmin = await h.newKey(['admin'], other.id);
+    for (const init of [{ body: form() }, { body: 'not multipart', headers: { 'Content-Type': 'text/plain' } }]) {
+      const res = await send(`/admin/v1/knowledge-bases/${kbId}/files`, { method: 'POST', ...init, headers: { ...init.headers, 'X-API-Key': otherAdmin } });
+      expect(res.status).toBe(404);
+      expect(res.body.error.code).toBe('knowledge_base_not_found');
+    }
+  });
+});
+
 describe('a file over 20 MB', () => {
   it('is refused with 413 before its body is read whole', async () => {
     const socket = connect(server.port, '127.0.0.1');
