@@ -11,6 +11,11 @@ export interface ServiceOptions {
   store?: 'memory' | 'pglite';
   /** Seed the `/demo` widget first (`seedDemo`), as `pnpm start` does on an empty database. */
   demo?: boolean;
+  /**
+   * Run the background workers (the source sync job among them) with a site reader allowed to read loopback sites,
+   * as a test's help centre is one.
+   */
+  workers?: boolean;
 }
 
 export interface Service {
@@ -120,11 +125,18 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   let midStream: Promise<void> | null = null;
   const { agent, hold } = routingAgent(store, hooks(options.pageOrigin, () => midStream));
   const runtime = await createRuntime({
-    config: { cursorSecret: 'e2e-cursor-secret-0123456789abcdef', syncTimeoutMs: 25_000, agentTimeoutMs: 120_000, publicRateLimitPerMinute: 100_000 },
+    config: {
+      cursorSecret: 'e2e-cursor-secret-0123456789abcdef',
+      syncTimeoutMs: 25_000,
+      agentTimeoutMs: 120_000,
+      publicRateLimitPerMinute: 100_000,
+      ...(options.workers ? { allowPrivateCallbacks: true } : {}),
+    },
     store,
     logger: createLogger(process.env.SVC_E2E_LOG_LEVEL ?? 'silent'),
     agent,
   });
+  const workers = options.workers ? runtime.startWorkers({ sourcePollMs: 200 }) : null;
   // Before any other key: seedDemo only seeds an empty database.
   if (options.demo) await seedDemo(store);
 
@@ -170,6 +182,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       return stored.filter((item) => item.role === 'user').map((item) => item.content);
     },
     async close() {
+      await workers?.stop();
       await server?.close();
       await store.close();
     },

@@ -17,7 +17,7 @@ export async function seedDemoStore(): Promise<Store> {
   await store.insertKnowledgeBase({ id: KNOWLEDGE_BASE_ID, accountId: ACCOUNT_ID, name: DEMO_KNOWLEDGE.name, createdAt: CREATED });
   await store.upsertProducts(KNOWLEDGE_BASE_ID, DEMO_KNOWLEDGE.products);
   for (const [index, doc] of DEMO_KNOWLEDGE.documents.entries()) {
-    await store.insertDocument({ id: `doc_${index + 1}`, knowledgeBaseId: KNOWLEDGE_BASE_ID, ...doc, createdAt: CREATED });
+    await store.insertDocument({ id: `doc_${index + 1}`, knowledgeBaseId: KNOWLEDGE_BASE_ID, sourceId: null, ...doc, createdAt: CREATED });
   }
   return store;
 }

@@ -5,6 +5,7 @@ import { createKnowledgeBasesResource, type KnowledgeBasesResource } from './res
 import { createMessagesResource, type MessagesResource } from './resources/messages.js';
 import { createProductsResource, type ProductsResource } from './resources/products.js';
 import { createSessionsResource, type SessionsResource } from './resources/sessions.js';
+import { createSourcesResource, type SourcesResource } from './resources/sources.js';
 import { resolveRetry, type RetryOptions } from './retry.js';
 import { createFormStreams, createMessageStreams, createStreamStarter, type FormStreams, type MessageStreams } from './stream.js';
 import { createTransport } from './transport.js';
@@ -36,6 +37,7 @@ export interface SvcClient {
   products: ProductsResource;
   documents: DocumentsResource;
   knowledge: KnowledgeResource;
+  sources: SourcesResource;
 }
 
 /**
@@ -73,5 +75,6 @@ export function createClient(options: ClientOptions): SvcClient {
     products: createProductsResource(transport),
     documents: createDocumentsResource(transport),
     knowledge: createKnowledgeResource(transport),
+    sources: createSourcesResource(transport),
   };
 }

@@ -29,12 +29,14 @@ export type { KnowledgeBasesResource } from './resources/knowledge-bases.js';
 export type { MessagesResource } from './resources/messages.js';
 export type { ProductsResource } from './resources/products.js';
 export type { SessionsResource } from './resources/sessions.js';
+export type { SourcesResource, UploadFile } from './resources/sources.js';
 export type {
   ApiResponse,
   CallOptions,
   CreatedSession,
   CreateKnowledgeBaseBody,
   CreateSessionBody,
+  CreateSourceBody,
   Deleted,
   DocumentBody,
   EndedSession,
@@ -58,6 +60,8 @@ export type {
   ProductBody,
   ProductInput,
   RatedSession,
+  Source,
+  SourceDetail,
   RateSessionBody,
   Rating,
   SendMessageBody,

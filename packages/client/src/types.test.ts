@@ -118,7 +118,7 @@ describe('inferred types', () => {
     expectTypeOf<KnowledgeSearchBody>().toEqualTypeOf<{ query: string; language?: string | undefined; limit?: number | undefined }>();
     expectTypeOf<KnowledgeBase>().toEqualTypeOf<{ id: string; name: string; createdAt: string }>();
     expectTypeOf<KnowledgeBaseDetail>().toMatchTypeOf<KnowledgeBase & { products: number; documents: number }>();
-    expectTypeOf<KnowledgeDocument>().toEqualTypeOf<{ id: string; knowledgeBaseId: string; title: string; url: string | null; createdAt: string }>();
+    expectTypeOf<KnowledgeDocument>().toEqualTypeOf<{ id: string; knowledgeBaseId: string; sourceId: string | null; title: string; url: string | null; createdAt: string }>();
     expectTypeOf<KnowledgeSearchResult['passages'][number]>().toEqualTypeOf<{
       documentId: string;
       title: string;

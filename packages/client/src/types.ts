@@ -3,7 +3,7 @@
  * are imported: neither zod nor @svc/core reaches a bundle that uses this client.
  */
 import type { z } from 'zod';
-import type { createdSessionSchema, createKnowledgeBaseRequestSchema, createSessionRequestSchema, documentRequestSchema, documentSchema, endedSessionSchema, deletedSchema, knowledgeBaseDetailSchema, upsertedProductsSchema, errorBodySchema, formSubmissionRequestSchema, historyItemSchema, knowledgeBaseSchema, knowledgeSearchRequestSchema, knowledgeSearchResultSchema, messageReplySchema, metaSchema, paginationSchema, processingReplySchema, productBodySchema, productSchema, ratedSessionSchema, rateSessionRequestSchema, sendMessageRequestSchema, sessionSchema, upsertProductsRequestSchema } from '@svc/core/schemas';
+import type { createSourceRequestSchema, sourceDetailSchema, sourceSchema, createdSessionSchema, createKnowledgeBaseRequestSchema, createSessionRequestSchema, documentRequestSchema, documentSchema, endedSessionSchema, deletedSchema, knowledgeBaseDetailSchema, upsertedProductsSchema, errorBodySchema, formSubmissionRequestSchema, historyItemSchema, knowledgeBaseSchema, knowledgeSearchRequestSchema, knowledgeSearchResultSchema, messageReplySchema, metaSchema, paginationSchema, processingReplySchema, productBodySchema, productSchema, ratedSessionSchema, rateSessionRequestSchema, sendMessageRequestSchema, sessionSchema, upsertProductsRequestSchema } from '@svc/core/schemas';
 
 // Bodies are what the caller sends, so they are the schemas' inputs; responses are what the server produced.
 export type CreateSessionBody = z.input<typeof createSessionRequestSchema>;
@@ -43,6 +43,12 @@ export type KnowledgeSearchResult = z.output<typeof knowledgeSearchResultSchema>
 /** A knowledge base with how many products and documents it holds. */
 export type KnowledgeBaseDetail = z.output<typeof knowledgeBaseDetailSchema>;
 export type UpsertedProducts = z.output<typeof upsertedProductsSchema>;
+// Knowledge sources (issue #22).
+export type CreateSourceBody = z.input<typeof createSourceRequestSchema>;
+/** A source of a knowledge base: a website, an uploaded file or the manual documents, with its sync status. */
+export type Source = z.output<typeof sourceSchema>;
+/** A source with the pages its last sync could not read. */
+export type SourceDetail = z.output<typeof sourceDetailSchema>;
 /** What a delete answers: `{ id, deleted: true }`. */
 export type Deleted = z.output<typeof deletedSchema>;
 

@@ -8,6 +8,7 @@ import type { Ids } from './ids.js';
 import type { Store } from './store/store.js';
 import type { KnowledgeRetriever } from './retrieval/retrieve.js';
 import type { EmbeddingProvider } from './retrieval/providers.js';
+import type { SiteReader } from './sources/site-reader.js';
 
 /**
  * THE context (DESIGN.md section 3b): what every operation of the core works with, the ports and the resolved
@@ -21,6 +22,8 @@ export interface CoreContext {
   retriever: KnowledgeRetriever;
   /** The embedding provider whose vectors the background job computes and retrieval reads; absent: full text only. */
   embeddings?: EmbeddingProvider | undefined;
+  /** How website sources are read (DESIGN.md section 11 "Sources"); absent: website sources are refused. */
+  reader?: SiteReader | undefined;
   clock: Clock;
   ids: Ids;
   pricing: Pricing;
@@ -38,7 +41,7 @@ export interface CoreContext {
    * Told when a delivery was queued, or passages were added (they need vectors), so the worker in this process
    * starts at once instead of at its next poll.
    */
-  onWork?: (kind: 'delivery' | 'embedding') => void;
+  onWork?: (kind: 'delivery' | 'embedding' | 'source') => void;
   /**
    * Why a URL may not receive deliveries (scheme, credentials, a refused address), or null when it may: the policy of
    * the process running the core (it knows whether private addresses are allowed); core knows no network.
@@ -53,7 +56,7 @@ export interface CoreContext {
 /** The public API's operations and the turn pipeline: everything but the operator-side policy. */
 export type EngineContext = Omit<CoreContext, 'urlProblem' | 'passwords'>;
 /** Operator operations on an account's configuration (widgets, keys, webhooks, knowledge, deliveries, analytics). */
-export type AdminContext = Pick<CoreContext, 'store' | 'retriever' | 'clock' | 'ids' | 'urlProblem'> & Partial<Pick<CoreContext, 'embeddings' | 'onWork'>>;
+export type AdminContext = Pick<CoreContext, 'store' | 'retriever' | 'clock' | 'ids' | 'urlProblem'> & Partial<Pick<CoreContext, 'embeddings' | 'onWork' | 'reader'>>;
 /** Operators and their console sessions: a password hasher is required here. */
 export type OperatorContext = Pick<CoreContext, 'store' | 'clock' | 'ids'> & { passwords: PasswordHasher };
 /** Operators' work on conversations (handoff, replies): the reply formatter and the delivery wake-up are optional. */

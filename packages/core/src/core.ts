@@ -10,6 +10,7 @@ import type { SessionView } from './schemas/session.js';
 import type { ConsoleSession, Operator } from './store/operator-store.js';
 import type { StoreSignal } from './store/turn-job-store.js';
 import { createEmbeddingWork, type EmbeddingJobOptions, type EmbeddingWork } from './retrieval/embedding-job.js';
+import { createSourceWork, type SourceJobOptions, type SourceWork } from './sources/sync-job.js';
 
 /**
  * THE DOOR INTO THE CORE (DESIGN.md section 3b): one call builds everything an adapter (HTTP, CLI, console backend)
@@ -45,7 +46,9 @@ export function createCore(options: CoreOptions): Core {
     resolveConversation: (ref) => conversations.resolveConversation(ctx, ref.accountId, ref.widgetId, ref.sessionId),
   };
   const { runQueuedTurns, expireIdleSessions, drainTurns, close, openSessionEvents, ...api } = engine;
-  const { embedPassages } = createEmbeddingWork(ctx, ctx.embeddings, { owner: options.owner ?? ctx.ids.random('wrk'), ...options.embeddingJob });
+  const owner = options.owner ?? ctx.ids.random('wrk');
+  const { embedPassages } = createEmbeddingWork(ctx, ctx.embeddings, { owner, ...options.embeddingJob });
+  const { syncSources } = createSourceWork(ctx, { owner, ...options.sourceJob });
   return {
     api,
     admin,
@@ -61,7 +64,7 @@ export function createCore(options: CoreOptions): Core {
         return { events: followEventLog({ ...follow, ...feed, after: opened.after, read: opened.read, wakesOn }) };
       },
     },
-    work: { runQueuedTurns, expireIdleSessions, drainTurns, close, embedPassages },
+    work: { runQueuedTurns, expireIdleSessions, drainTurns, close, embedPassages, syncSources },
   };
 }
 
@@ -82,6 +85,8 @@ export interface CoreOptions extends EngineOptions {
   eventPollMs?: number;
   /** The embedding job's lease, batch and back-off (with `embeddings`). */
   embeddingJob?: Omit<EmbeddingJobOptions, 'owner'>;
+  /** The sync job of website sources: its lease, batch, reads per host and deadline (with `reader`). */
+  sourceJob?: Omit<SourceJobOptions, 'owner'>;
 }
 
 export interface Core {
@@ -91,13 +96,13 @@ export interface Core {
   admin: AdminApi;
   /** The live feeds, as abortable async iterators: the adapter only writes frames. */
   events: CoreEvents;
-  /** The background work: the turn pipeline's (for the worker role and for shutdown) and the embedding job's. */
+  /** The background work: the turn pipeline's (for the worker role and for shutdown), the embedding job's and the source sync job's. */
   work: BackgroundWork;
 }
 
 export type Api = Omit<Engine, 'runQueuedTurns' | 'expireIdleSessions' | 'drainTurns' | 'close' | 'openSessionEvents'>;
 export type TurnWork = Pick<Engine, 'runQueuedTurns' | 'expireIdleSessions' | 'drainTurns' | 'close'>;
-export type BackgroundWork = TurnWork & EmbeddingWork;
+export type BackgroundWork = TurnWork & EmbeddingWork & SourceWork;
 
 /** One conversation of an account, as operators name it. */
 export interface ConversationRef {

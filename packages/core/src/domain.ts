@@ -260,10 +260,80 @@ export interface KnowledgeBase {
 export interface KnowledgeDocument {
   id: string;
   knowledgeBaseId: string;
+  /** The source it came from (a website page, a file, the manual source); null only for documents stored without one. */
+  sourceId: string | null;
   title: string;
   content: string;
   url: string | null;
   createdAt: Date;
+}
+
+export type SourceType = 'website' | 'file' | 'manual';
+export type SourceStatus = 'queued' | 'syncing' | 'ready' | 'failed';
+export type SourceSchedule = 'off' | 'daily' | 'weekly';
+
+export interface SourceProgress {
+  /** Pages that entered this sync's frontier. */
+  found: number;
+  fetched: number;
+  unchanged: number;
+  failed: number;
+  skipped: number;
+}
+
+/**
+ * A knowledge source (DESIGN.md section 11 "Sources"): a website crawled by the sync job, an uploaded file, or the
+ * knowledge base's one manual source (the documents API).
+ */
+export interface KnowledgeSource {
+  id: string;
+  knowledgeBaseId: string;
+  accountId: string;
+  type: SourceType;
+  /** The start URL or sitemap of a website. */
+  url: string | null;
+  /** The uploaded file's name. */
+  fileName: string | null;
+  include: string[];
+  exclude: string[];
+  maxPages: number | null;
+  schedule: SourceSchedule;
+  status: SourceStatus;
+  progress: SourceProgress;
+  lastSync: { startedAt: Date; finishedAt: Date | null; error: string | null } | null;
+  /** When the schedule queues the next sync (null: only on demand). */
+  nextSyncAt: Date | null;
+  /** Counts syncs: a page reached by this sync carries the number, one not reached is removed at its end. */
+  generation: number;
+  /** The sync job's claim: a crashed worker's source is resumed by another once `expiresAt` passes. */
+  lease: { owner: string; expiresAt: Date } | null;
+  createdAt: Date;
+}
+
+/** Where a page of a website source stands: `pending` pages are the frontier of the running sync. */
+export type SourcePageState = 'pending' | 'fetched' | 'unchanged' | 'failed' | 'skipped' | 'gone';
+
+/** A page of a website source, by canonical URL (unique per source). */
+export interface SourcePage {
+  sourceId: string;
+  url: string;
+  state: SourcePageState;
+  /** The validators the site sent, replayed on the next read (If-None-Match, If-Modified-Since). */
+  etag: string | null;
+  lastModified: string | null;
+  /** SHA-256 of the page's extracted text, hex: two pages of a source with the same hash are one page. */
+  contentHash: string | null;
+  /** The documents the page was stored as (one, or its parts when longer than a document may be). */
+  documentIds: string[];
+  /** Its outgoing links (or a sitemap's URLs), so a page unchanged since the last sync still leads the crawl on. */
+  links: string[];
+  /** The HTTP status of a gone or failed read. */
+  status: number | null;
+  /** Why it failed or was skipped. */
+  error: string | null;
+  /** The sync that last reached it ({@link KnowledgeSource.generation}). */
+  generation: number;
+  updatedAt: Date;
 }
 
 export interface Visitor {

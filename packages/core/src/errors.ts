@@ -26,6 +26,7 @@ export const ERROR_STATUS = {
   knowledge_base_not_found: 404,
   product_not_found: 404,
   document_not_found: 404,
+  source_not_found: 404,
   not_found: 404,
   method_not_allowed: 405,
   session_id_taken: 409,

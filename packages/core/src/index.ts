@@ -8,6 +8,7 @@
 export { createCore } from './core.js';
 export type { AdminApi, Api, BackgroundWork, ConversationRef, Core, CoreEvents, CoreOptions, FeedOptions, OpenedFeed, TurnWork } from './core.js';
 export type { EmbeddingRound, EmbeddingWork } from './retrieval/embedding-job.js';
+export type { SourceJobOptions, SourceRound, SourceWork } from './sources/sync-job.js';
 export type { StreamedEvent } from './engine/event-log.js';
 export { views } from './views.js';
 export type { EngineLogger, EngineResult, PageResult, ReplyFormatter } from './engine/context.js';
@@ -36,12 +37,14 @@ export { principalOf } from './principal.js';
 export { createRetriever, DEFAULT_CONFIDENCE_THRESHOLD } from './retrieval/retrieve.js';
 export type { KnowledgeRetriever, RetrieverOptions } from './retrieval/retrieve.js';
 export type { EmbeddingProvider, RerankProvider } from './retrieval/providers.js';
+export type { ExtractedFile, PageRead, PageValidators, RobotsRules, SiteReader, UploadedFile } from './sources/site-reader.js';
 export type { Credits, Pricing } from './credits.js';
 export type {
   Account,
   ApiKey,
   FormDefinition,
   KnowledgeBase,
+  KnowledgeSource,
   OperatorRef,
   Principal,
   Product,

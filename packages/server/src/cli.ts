@@ -4,11 +4,12 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { isSvcError } from '@svc/core';
+import { isSvcError, type Store } from '@svc/core';
 import { DataDirInUseError, restorePgliteDataDir } from '@svc/store-postgres';
 import { forwardToServer } from './cli/admin-route.js';
 import { number, OPTIONS, runAdmin, UsageError, type Values } from './cli/commands.js';
 import { readPasswordFromStdin } from './cli/operators-cli.js';
+import { waitForSync } from './cli/sources-cli.js';
 import { ConfigError, loadConfig, userDirectory, type ServerConfig } from './config.js';
 import { describeStore, openStore } from './open-store.js';
 import { startServer } from './start.js';
@@ -47,6 +48,13 @@ Usage: svc <command> [options]      (from the repository root: pnpm svc <command
   deliveries list [--failed] [--account A] [--limit N] Callback and webhook deliveries, newest first
   deliveries replay --id ID                            Send a delivery again (fresh retry budget)
   kb import --account A --file products.json [--name N] → { "id": "kb_…" }
+  kb sources add KB URL [--include PREFIX]… [--exclude PREFIX]… [--max-pages N] [--schedule off|daily|weekly]
+                                                       Crawl a website (start URL or sitemap) into the knowledge base
+  kb sources list KB                                   Its sources: websites, files, manual documents, with status
+  kb sources sync KB SOURCE [--wait]                   Sync a website now; --wait shows found/fetched/unchanged/failed
+                                                       until it is ready (exit 1 if it failed)
+  kb sources delete KB SOURCE                          Delete a source with its documents
+  kb upload KB FILE…                                   Add files: PDF, DOCX, HTML, Markdown, text; CSV or JSON products
   operators create --account A --email E [--name N] [--role owner|agent]
                                                        A console operator (role agent by default); the password
                                                        (12+ characters) is read from standard input
@@ -100,23 +108,38 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     }
     const command = positionals.slice(0, 2).join(' ');
-    const name = positionals[0] === 'migrate' || positionals[0] === 'backup' ? positionals[0] : command;
-    const commandValues: Values & { password?: string } = name === 'operators create' ? { ...values, password: await readPasswordFromStdin() } : values;
+    // `kb sources <verb>` has three words; its arguments (and `kb upload`'s) are the positionals after them.
+    const name = positionals[0] === 'migrate' || positionals[0] === 'backup' ? positionals[0] : command === 'kb sources' ? positionals.slice(0, 3).join(' ') : command;
+    const args = positionals.slice(name.split(' ').length);
+    const commandValues: Values & { password?: string; args?: string[] } =
+      name === 'operators create'
+        ? { ...values, password: await readPasswordFromStdin() }
+        : // Files are named relative to where the CLI runs, also when the server holding the database reads them.
+          { ...values, args: name === 'kb upload' ? args.map((arg, i) => (i === 0 ? arg : resolve(userDirectory(), arg))) : args };
     let result: { json: unknown; text: string };
+    let store: Store | undefined;
     try {
-      const store = await openStore(config);
-      try {
-        result = await runAdmin(name, commandValues, store, config);
-      } finally {
-        await store.close();
-      }
+      store = await openStore(config);
     } catch (error) {
       // The embedded database is held by `svc start`: let that server run the command.
       if (!(error instanceof DataDirInUseError)) throw error;
-      result = await forwardToServer(config.dataDir, name, commandValues);
+    }
+    const run = (commandName: string, commandArgs: typeof commandValues) =>
+      store ? runAdmin(commandName, commandArgs, store, config) : forwardToServer(config.dataDir, commandName, commandArgs);
+    try {
+      result = await run(name, commandValues);
+      if (name === 'kb sources sync' && values.wait) {
+        result = await waitForSync({ run, values: commandValues, out: process.stderr });
+        if ((result.json as { status?: string }).status === 'failed') {
+          console.log(json ? JSON.stringify(result.json, null, 2) : result.text);
+          return 1;
+        }
+      }
+    } finally {
+      await store?.close();
     }
     console.log(json ? JSON.stringify(result.json, null, 2) : result.text);
-    if (!json && positionals[0] !== 'migrate' && positionals[1] !== 'list' && positionals[1] !== 'replay') {
+    if (!json && positionals[0] !== 'migrate' && positionals[1] !== 'list' && positionals[1] !== 'replay' && positionals[2] !== 'list') {
       console.error(`(${describeStore(config)})`);
     }
     return 0;

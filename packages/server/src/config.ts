@@ -15,7 +15,13 @@ export interface ServerConfig {
   logLevel: string;
   /** Seed a demo account, widget, knowledge base and full-scope key on first start (`svc start --demo`, `pnpm start`). */
   seedDemo: boolean;
-  /** Allow http:// and private-network callback URLs (development and tests only). */
+  /**
+   * The address policy (DESIGN.md section 11): allow loopback, private and link-local addresses for every outbound
+   * request (the site reader, callbacks, webhooks) and http:// callback URLs. SVC_ALLOW_PRIVATE_URLS; development,
+   * tests and intranets only.
+   */
+  allowPrivateUrls: boolean;
+  /** The same setting under its older name (SVC_ALLOW_PRIVATE_CALLBACKS, still read as an alias). */
   allowPrivateCallbacks: boolean;
   /** Requests per minute and client address, counted before authentication (server keys are exempt). */
   publicRateLimitPerMinute: number;
@@ -122,13 +128,21 @@ function pooler(env: NodeJS.ProcessEnv): ServerConfig['databasePooler'] {
   throw new ConfigError(`SVC_DATABASE_POOLER must be auto, direct or transaction (it is ${JSON.stringify(raw)}).`);
 }
 
+/** SVC_ALLOW_PRIVATE_URLS, or its older name SVC_ALLOW_PRIVATE_CALLBACKS when only that one is set. */
+function allowPrivateUrls(env: NodeJS.ProcessEnv): boolean {
+  const current = env.SVC_ALLOW_PRIVATE_URLS;
+  if (current !== undefined && current !== '') return flag(env, 'SVC_ALLOW_PRIVATE_URLS', false);
+  return flag(env, 'SVC_ALLOW_PRIVATE_CALLBACKS', false);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<ServerConfig> = {}): ServerConfig {
   const dataDir = env.SVC_DATA_DIR || '.svc-data';
   const cursorSecret = env.SVC_CURSOR_SECRET || undefined;
   if (cursorSecret !== undefined && cursorSecret.length < 16) {
     throw new ConfigError('SVC_CURSOR_SECRET must be at least 16 characters.');
   }
-  return {
+  const allowPrivate = allowPrivateUrls(env);
+  const config: ServerConfig = {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '127.0.0.1',
     databaseUrl: databaseUrl(env),
@@ -141,7 +155,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     sweepIntervalMs: integer(env, 'SVC_SWEEP_INTERVAL_MS', 60_000, 100, 86_400_000),
     logLevel: env.LOG_LEVEL || 'info',
     seedDemo: flag(env, 'SVC_SEED_DEMO', false),
-    allowPrivateCallbacks: flag(env, 'SVC_ALLOW_PRIVATE_CALLBACKS', false),
+    allowPrivateUrls: allowPrivate,
+    allowPrivateCallbacks: allowPrivate,
     publicRateLimitPerMinute: integer(env, 'SVC_PUBLIC_RATE_LIMIT', 120, 1, 1_000_000),
     trustProxy: proxyHops(env),
     publicUrl: publicUrl(env),
@@ -149,4 +164,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     databaseWaitMs: integer(env, 'SVC_DATABASE_WAIT_MS', 30_000, 0, 3_600_000),
     ...overrides,
   };
+  // One setting under two names: an override of either sets both.
+  const overridden = overrides.allowPrivateUrls ?? overrides.allowPrivateCallbacks;
+  if (overridden !== undefined) {
+    config.allowPrivateUrls = overridden;
+    config.allowPrivateCallbacks = overridden;
+  }
+  return config;
 }

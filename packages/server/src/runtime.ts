@@ -1,5 +1,6 @@
-import { createCore, createRetriever, randomBase62, systemClock, type Agent, type Clock, type Core, type EmbeddingProvider, type KnowledgeRetriever, type PasswordHasher, type Store } from '@svc/core';
+import { createCore, createRetriever, randomBase62, systemClock, type Agent, type Clock, type Core, type EmbeddingProvider, type KnowledgeRetriever, type PasswordHasher, type SiteReader, type Store } from '@svc/core';
 import { startWorkers, type WorkerOptions, type Workers } from './workers/workers.js';
+import { createSiteReader } from './ingest/site-reader.js';
 import { createLocalAgent } from '@svc/agents';
 import type { Hono } from 'hono';
 import type { Logger } from 'pino';
@@ -11,7 +12,7 @@ import { consoleRoutes } from './console-assets.js';
 import { createApp } from './http/app.js';
 import { createOperations, type Operations } from './operations/operations.js';
 import { scryptPasswords } from './cli/passwords.js';
-import { callbackUrlProblem } from './workers/address-policy.js';
+import { callbackUrlProblem } from './net/address-policy.js';
 
 export interface Runtime {
   store: Store;
@@ -27,7 +28,7 @@ export interface Runtime {
 
 export interface RuntimeOptions {
   config: Pick<ServerConfig, 'cursorSecret' | 'syncTimeoutMs' | 'agentTimeoutMs'> &
-    Partial<Pick<ServerConfig, 'allowPrivateCallbacks' | 'publicRateLimitPerMinute' | 'trustProxy' | 'publicUrl'>>;
+    Partial<Pick<ServerConfig, 'allowPrivateUrls' | 'allowPrivateCallbacks' | 'publicRateLimitPerMinute' | 'trustProxy' | 'publicUrl'>>;
   store: Store;
   logger: Logger;
   /** Defaults to the offline local agent answering through `retriever`. */
@@ -39,6 +40,11 @@ export interface RuntimeOptions {
    * show their progress. Give `retriever` the same one.
    */
   embeddings?: EmbeddingProvider;
+  /**
+   * How website sources are read (DESIGN.md section 11 "Sources"); by default the Node site reader under the one
+   * address policy (loopback and private addresses only with SVC_ALLOW_PRIVATE_URLS).
+   */
+  reader?: SiteReader;
   /** More routes outside the API (the Node entry adds the CLI's admin endpoint). */
   extraRoutes?: (app: Hono<AppEnv>) => void;
   clock?: Clock;
@@ -60,12 +66,13 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const store = operations.metrics.instrumentStore(options.store);
   // Shared through the database, so every instance accepts every other instance's cursors, across restarts.
   const cursorSecret = config.cursorSecret ?? (await store.getOrCreateSetting('cursor_secret', () => randomBase62(43)));
-  const allowPrivate = config.allowPrivateCallbacks ?? false;
+  const allowPrivate = config.allowPrivateUrls ?? config.allowPrivateCallbacks ?? false;
   const retriever = options.retriever ?? createRetriever({ store });
   const core = createCore({
     store,
     retriever,
     ...(options.embeddings ? { embeddings: options.embeddings } : {}),
+    reader: options.reader ?? createSiteReader({ allowPrivateUrls: allowPrivate }),
     agent: operations.metrics.instrumentAgent(options.agent ?? createLocalAgent({ knowledge: retriever })),
     cursorSecret,
     syncTimeoutMs: config.syncTimeoutMs,

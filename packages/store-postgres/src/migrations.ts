@@ -490,6 +490,74 @@ create table knowledge_base_vectors (
 );
 `;
 
+/**
+ * DESIGN.md section 11 "Sources": a knowledge base is filled by sources (`website`, `file`, its one `manual`), and
+ * documents and products carry the source they came from. Pages of website sources are kept by canonical URL with
+ * the validators, content hash, documents and links of their last read, and the sync (`generation`) that last
+ * reached them. Documents stored before this version belong to their knowledge base's manual source.
+ */
+const knowledgeSources = /* sql */ `
+create table knowledge_sources (
+  id text collate "C" primary key,
+  knowledge_base_id text not null,
+  account_id text not null,
+  type text not null check (type in ('website', 'file', 'manual')),
+  url text,
+  file_name text,
+  include jsonb not null,
+  exclude jsonb not null,
+  max_pages integer,
+  schedule text not null check (schedule in ('off', 'daily', 'weekly')),
+  status text not null check (status in ('queued', 'syncing', 'ready', 'failed')),
+  progress jsonb not null,
+  last_sync_started_at timestamptz,
+  last_sync_finished_at timestamptz,
+  last_sync_error text,
+  next_sync_at timestamptz,
+  generation integer not null,
+  lease_owner text,
+  lease_expires_at timestamptz,
+  created_at timestamptz not null
+);
+create index knowledge_sources_by_knowledge_base on knowledge_sources (knowledge_base_id, created_at, id);
+create unique index knowledge_sources_one_manual on knowledge_sources (knowledge_base_id) where type = 'manual';
+create index knowledge_sources_to_sync on knowledge_sources (next_sync_at) where type = 'website';
+
+create table source_pages (
+  source_id text collate "C" not null,
+  url text collate "C" not null,
+  state text not null check (state in ('pending', 'fetched', 'unchanged', 'failed', 'skipped', 'gone')),
+  etag text,
+  last_modified text,
+  content_hash text,
+  document_ids jsonb not null,
+  links jsonb not null,
+  status integer,
+  error text,
+  generation integer not null,
+  updated_at timestamptz not null,
+  primary key (source_id, url)
+);
+create index source_pages_by_state on source_pages (source_id, state, generation);
+create index source_pages_by_hash on source_pages (source_id, content_hash);
+
+alter table documents add column source_id text;
+create index documents_by_source on documents (knowledge_base_id, source_id);
+alter table products add column source_id text;
+create index products_by_source on products (knowledge_base_id, source_id);
+
+insert into knowledge_sources (id, knowledge_base_id, account_id, type, include, exclude, schedule, status, progress, generation, created_at)
+select 'src_' || substr(md5(random()::text || k.id), 1, 22), k.id, k.account_id, 'manual', '[]', '[]', 'off', 'ready',
+       '{"found":0,"fetched":0,"unchanged":0,"failed":0,"skipped":0}', 0,
+       coalesce((select min(d.created_at) from documents d where d.knowledge_base_id = k.id), k.created_at)
+  from knowledge_bases k
+ where exists (select 1 from documents d where d.knowledge_base_id = k.id);
+
+update documents d set source_id = s.id
+  from knowledge_sources s
+ where s.knowledge_base_id = d.knowledge_base_id and s.type = 'manual';
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', sql: initial },
   { version: 2, name: 'callbacks_and_identity', sql: callbacksAndIdentity },
@@ -502,4 +570,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 9, name: 'answer_quality', sql: answerQuality },
   { version: 10, name: 'hyphenated_numbers', sql: hyphenatedNumbers },
   { version: 11, name: 'passage_vectors', sql: passageVectors },
+  { version: 12, name: 'knowledge_sources', sql: knowledgeSources },
 ];

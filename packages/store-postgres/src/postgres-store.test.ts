@@ -97,6 +97,26 @@ describe('createPostgresStore', () => {
     expect((await store.getSession('wgt_v2', generated))?.creatorKeyKind).toBe('public');
   });
 
+  it('upgrading to migration 12 puts the documents already stored in their knowledge base’s manual source (issue 22)', async () => {
+    const schema = schemaForTest();
+    const driver = await openPostgresDriver({ connectionString: TEST_DATABASE_URL, schema, max: 1 });
+    try {
+      await runMigrations(driver, MIGRATIONS.filter((migration) => migration.version < 12));
+      await driver.query(`insert into knowledge_bases (id, account_id, name, created_at) values ('kb_old', 'acct_old', 'Help', $1), ('kb_empty', 'acct_old', 'Empty', $1)`, [at(0)]);
+      await driver.query(`insert into documents (knowledge_base_id, id, title, content, url, created_at) values ('kb_old', 'doc_1', 'Hours', 'Open daily.', null, $1), ('kb_old', 'doc_2', 'Returns', '30 days.', null, $2)`, [at(1), at(2)]);
+    } finally {
+      await driver.close();
+    }
+    const store = await open(schema);
+    const [manual, ...others] = await store.listSources('kb_old');
+    expect(others).toEqual([]);
+    expect(manual).toMatchObject({ knowledgeBaseId: 'kb_old', accountId: 'acct_old', type: 'manual', status: 'ready', url: null, lastSync: null, createdAt: at(1) });
+    expect(manual?.id).toMatch(/^src_[0-9a-f]{22}$/);
+    expect((await store.listDocuments('kb_old')).map((doc) => doc.sourceId)).toEqual([manual?.id, manual?.id]);
+    expect(await store.countSourceDocuments('kb_old')).toEqual({ [manual!.id]: 2 });
+    expect(await store.listSources('kb_empty')).toEqual([]);
+  });
+
   it('answers the CORS origin lookup from the partial GIN index, not by reading every key (issue 10, defect 3)', async () => {
     const schema = schemaForTest();
     await open(schema);

@@ -173,12 +173,15 @@ export interface DocumentRow {
   title: string;
   content: string;
   url: string | null;
+  /** Migration 12. */
+  source_id?: string | null;
   created_at: Date;
 }
 
 export const toDocument = (row: DocumentRow): KnowledgeDocument => ({
   id: row.id,
   knowledgeBaseId: row.knowledge_base_id,
+  sourceId: row.source_id ?? null,
   title: row.title,
   content: row.content,
   url: row.url,

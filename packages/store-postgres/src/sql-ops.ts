@@ -9,6 +9,7 @@ import { operatorOps } from './ops/operators.js';
 import { recordOps } from './ops/records.js';
 import { searchOps, type SearchOptions } from './ops/search.js';
 import { sessionOps } from './ops/sessions.js';
+import { sourceOps } from './ops/sources.js';
 import { turnJobOps } from './ops/turn-jobs.js';
 import { vectorOps } from './ops/vectors.js';
 import { turnAcceptOps } from './ops/turn-accept.js';
@@ -42,5 +43,6 @@ export function createSqlOps(
     ...sessionEventOps(db, publish),
     ...analyticsOps(db),
     ...vectorOps(db),
+    ...sourceOps(db),
   };
 }

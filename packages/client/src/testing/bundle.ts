@@ -2,8 +2,11 @@ import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
-/** The client's budget in a browser bundle, gzipped: 6.5 KiB before streaming turns, whose SSE reader and events add about 1.1 KiB. */
-export const BUNDLE_BUDGET_BYTES = 8 * 1024;
+/**
+ * The client's budget in a browser bundle, gzipped: 6.5 KiB before streaming turns, whose SSE reader and events add
+ * about 1.1 KiB; knowledge sources and file uploads (`client.sources`) add about 0.12 KiB.
+ */
+export const BUNDLE_BUDGET_BYTES = 8.25 * 1024;
 
 export interface BundleSize {
   minifiedBytes: number;

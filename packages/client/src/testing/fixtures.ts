@@ -74,7 +74,7 @@ export function knowledgeBase(n: number): KnowledgeBase {
 export const knowledgeBaseDetail: KnowledgeBaseDetail = { id: KB, name: 'Outdoor shop', createdAt: '2026-11-21T10:51:00.000Z', products: 12, documents: 3, embeddings: null };
 
 export function document(n: number): KnowledgeDocument {
-  return { id: `doc_${String(n).padStart(3, '0')}`, knowledgeBaseId: KB, title: `Guide ${n}`, url: null, createdAt: '2026-11-21T10:51:00.000Z' };
+  return { id: `doc_${String(n).padStart(3, '0')}`, knowledgeBaseId: KB, sourceId: null, title: `Guide ${n}`, url: null, createdAt: '2026-11-21T10:51:00.000Z' };
 }
 
 export const searchResult: KnowledgeSearchResult = {

@@ -1,5 +1,5 @@
 /** Every admin API call the console makes, named for what it does (DESIGN.md section 10). */
-import { call, enc, list, query } from './client.js';
+import { call, enc, list, query, upload } from './client.js';
 import type {
   Analytics,
   ApiKey,
@@ -9,8 +9,11 @@ import type {
   KnowledgeBase,
   KnowledgeDocument,
   Me,
+  NewWebsite,
   Product,
   SearchHits,
+  Source,
+  SourceDetail,
   Theme,
   Webhook,
   Widget,
@@ -67,6 +70,12 @@ export const admin = {
   products: (kbId: string, cursor?: string) => list<Product>(`/knowledge-bases/${enc(kbId)}/products${query({ cursor })}`),
   documents: (kbId: string) => list<KnowledgeDocument>(`/knowledge-bases/${enc(kbId)}/documents`),
   search: (kbId: string, query: string) => call<SearchHits>('POST', `/knowledge-bases/${enc(kbId)}/search`, { query }),
+  sources: (kbId: string) => list<Source>(`/knowledge-bases/${enc(kbId)}/sources${query({ limit: 100 })}`),
+  source: (kbId: string, sourceId: string) => call<SourceDetail>('GET', `/knowledge-bases/${enc(kbId)}/sources/${enc(sourceId)}`),
+  addWebsite: (kbId: string, website: NewWebsite) => call<Source>('POST', `/knowledge-bases/${enc(kbId)}/sources`, website),
+  syncSource: (kbId: string, sourceId: string) => call<Source>('POST', `/knowledge-bases/${enc(kbId)}/sources/${enc(sourceId)}/sync`),
+  deleteSource: (kbId: string, sourceId: string) => call<unknown>('DELETE', `/knowledge-bases/${enc(kbId)}/sources/${enc(sourceId)}`),
+  uploadFile: (kbId: string, file: File) => upload<Source>(`/knowledge-bases/${enc(kbId)}/files`, file),
 
   analytics: (params: { from?: string; to?: string; widgetId?: string }) => call<Analytics>('GET', `/analytics${query(params)}`),
 };

@@ -41,7 +41,9 @@ type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each caller reads its own view of the admin API's JSON (types.ts)
 async function send(method: Method, path: string, body?: unknown): Promise<{ status: number; json: any }> {
   const headers: Record<string, string> = { Accept: 'application/json' };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  // A form (a file upload) sets its own multipart type and boundary.
+  const form = body instanceof FormData;
+  if (body !== undefined && !form) headers['Content-Type'] = 'application/json';
   if (method !== 'GET' && csrfToken) headers['X-CSRF-Token'] = csrfToken;
   let response: Response;
   try {
@@ -49,7 +51,7 @@ async function send(method: Method, path: string, body?: unknown): Promise<{ sta
       method,
       headers,
       credentials: 'same-origin',
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      ...(body === undefined ? {} : { body: form ? body : JSON.stringify(body) }),
     });
   } catch {
     throw new ApiError(0, 'unreachable', 'The service cannot be reached. Check your connection and try again.');
@@ -66,6 +68,13 @@ async function send(method: Method, path: string, body?: unknown): Promise<{ sta
 /** The `data` of an answer. */
 export async function call<T>(method: Method, path: string, body?: unknown): Promise<T> {
   return (await send(method, path, body)).json?.data as T;
+}
+
+/** Uploads one file as the multipart field `file`; the `data` of the answer. */
+export async function upload<T>(path: string, file: File): Promise<T> {
+  const form = new FormData();
+  form.append('file', file, file.name);
+  return (await send('POST', path, form)).json?.data as T;
 }
 
 /** One page of a list and the cursor of the next (`meta.nextCursor`, or the public API's `pagination.cursor`). */

@@ -2,7 +2,7 @@
  * What the admin API answers (DESIGN.md section 10), as the console reads it. The session and message views are
  * the public API's (`@svc/core` schemas) plus the handoff fields (DESIGN.md section 6).
  */
-import type { ConversationMessage, ConversationSummary, Conversation as CoreConversation, Product, SessionView, WidgetTheme } from '@svc/core/schemas';
+import type { ConversationMessage, ConversationSummary, Conversation as CoreConversation, Product, SessionView, SourceDetail, SourceView, WidgetTheme } from '@svc/core/schemas';
 
 export type Role = 'owner' | 'agent';
 
@@ -26,6 +26,18 @@ export type Message = ConversationMessage;
 export type ConversationDetail = CoreConversation;
 
 export type { Product };
+/** A knowledge source (a website, an uploaded file, the manual documents) with its sync status. */
+export type Source = SourceView;
+export type { SourceDetail };
+/** What the console sends to add a website. */
+export interface NewWebsite {
+  type: 'website';
+  url: string;
+  include?: string[];
+  exclude?: string[];
+  maxPages?: number;
+  schedule?: 'off' | 'daily' | 'weekly';
+}
 /** The widget's look, as core validates it. */
 export type Theme = WidgetTheme;
 

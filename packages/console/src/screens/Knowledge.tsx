@@ -5,6 +5,7 @@ import { ErrorNote, formatDate, formatNumber, Loading, Title } from '../componen
 import { useAction, useLoad } from '../hooks.js';
 import { href } from '../router.js';
 import { jsonProblem } from './FormsEditor.js';
+import { Sources } from './Sources.js';
 
 export function KnowledgeList() {
   const bases = useLoad(() => admin.knowledgeBases(), []);
@@ -207,6 +208,7 @@ export function KnowledgeBaseScreen({ kbId }: { kbId: string }) {
           </label>
         </p>
       )}
+      <Sources kbId={kbId} round={round} onChanged={() => setRound((n) => n + 1)} />
       <div class="split">
         <Import kbId={kbId} onImported={() => setRound((n) => n + 1)} />
         <Search kbId={kbId} />

@@ -114,6 +114,7 @@ describe('a knowledge base', () => {
       ),
       http.get(url('/knowledge-bases/kb1/products'), () => page([{ id: 'p1', name: 'Trail Tent', price: 100, currency: 'EUR' }])),
       http.get(url('/knowledge-bases/kb1/documents'), () => page([])),
+      http.get(url('/knowledge-bases/kb1/sources'), () => ok([])),
       http.post(url('/knowledge-bases/kb1/import'), () => ok({ products: 12, documents: 1 })),
       http.post(url('/knowledge-bases/kb1/search'), () =>
         ok({
@@ -140,6 +141,66 @@ describe('a knowledge base', () => {
     expect(await screen.findByText('We ship to Canada.', { exact: false })).toBeDefined();
     expect(screen.getByText(/confidence 0\.82 · found by text and vector/)).toBeDefined();
     expect(service.requests.find((request) => request.path.endsWith('/search'))!.body).toEqual({ query: 'ship to canada?' });
+  });
+});
+
+describe("a knowledge base's sources", () => {
+  const SOURCE = {
+    id: 'src_1',
+    knowledgeBaseId: 'kb1',
+    type: 'website',
+    url: 'https://help.shop.example/',
+    fileName: null,
+    include: [],
+    exclude: [],
+    maxPages: 500,
+    schedule: 'off',
+    status: 'syncing',
+    progress: { found: 10, fetched: 4, unchanged: 0, failed: 1, skipped: 0 },
+    documents: 4,
+    lastSync: { startedAt: '2026-11-01T00:00:00.000Z', finishedAt: null, error: null },
+    nextSyncAt: null,
+    createdAt: '2026-11-01T00:00:00.000Z',
+  };
+  const FAILED = [{ url: 'https://help.shop.example/broken', status: 500, reason: 'the server answered 500' }];
+
+  it('shows a syncing website with its progress bar until it is ready, then its failed pages; adds a website with the fields given', async () => {
+    let reads = 0;
+    service.use(
+      http.get(url('/knowledge-bases/kb1'), () => ok({ id: 'kb1', name: 'Help', createdAt: '2026-11-01T00:00:00.000Z', products: 0, documents: 4 })),
+      http.get(url('/knowledge-bases/kb1/products'), () => page([])),
+      http.get(url('/knowledge-bases/kb1/documents'), () => page([])),
+      http.get(url('/knowledge-bases/kb1/sources'), () => ok([SOURCE])),
+      http.get(url('/knowledge-bases/kb1/sources/src_1'), () =>
+        ok(
+          ++reads < 2
+            ? { ...SOURCE, failedPages: FAILED }
+            : { ...SOURCE, status: 'ready', documents: 9, progress: { found: 10, fetched: 9, unchanged: 0, failed: 1, skipped: 0 }, failedPages: FAILED },
+        ),
+      ),
+      http.post(url('/knowledge-bases/kb1/sources'), async ({ request }) => ok({ ...SOURCE, id: 'src_2', status: 'queued', ...((await request.json()) as object) }, 201)),
+    );
+    render(<KnowledgeBaseScreen kbId="kb1" />);
+    const progress = (await screen.findByRole('progressbar', { name: /help\.shop\.example.*: 5 of 10 pages read/ })) as HTMLProgressElement;
+    expect([progress.value, progress.max]).toEqual([5, 10]);
+    const item = screen.getByRole('listitem', { name: 'https://help.shop.example/' });
+    await waitFor(() => expect(within(item).getByText('ready')).toBeDefined(), { timeout: 3000 });
+    expect(within(item).getByText('1 page could not be read')).toBeDefined();
+    expect(within(item).getByText(/the server answered 500/).textContent).toContain('500');
+
+    fireEvent.input(screen.getByLabelText('Start URL or sitemap'), { target: { value: 'https://docs.shop.example/guide/' } });
+    fireEvent.input(screen.getByLabelText(/Never pages under/), { target: { value: 'https://docs.shop.example/guide/old/\n' } });
+    fireEvent.input(screen.getByLabelText('At most this many pages'), { target: { value: '50' } });
+    fireEvent.change(screen.getByLabelText('Sync again'), { target: { value: 'daily' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add website' }));
+    expect(await screen.findByText(/Added https:\/\/docs\.shop\.example\/guide\/: its first sync is queued\./)).toBeDefined();
+    expect(service.requests.find((request) => request.method === 'POST' && request.path.endsWith('/sources'))!.body).toEqual({
+      type: 'website',
+      url: 'https://docs.shop.example/guide/',
+      exclude: ['https://docs.shop.example/guide/old/'],
+      maxPages: 50,
+      schedule: 'daily',
+    });
   });
 });
 

@@ -2,7 +2,9 @@ import { createRetriever } from '../retrieval/retrieve.js';
 import type { Account, ApiKey, KnowledgeBase, Widget } from '../domain.js';
 import { systemClock, type Clock } from '../clock.js';
 import { defaultIds, type Ids } from '../ids.js';
-import type { DocumentView, KnowledgeBaseDetail, KnowledgeBaseView, KnowledgeSearchResult } from '../schemas/knowledge.js';
+import type { Deleted, DocumentView, KnowledgeBaseDetail, KnowledgeBaseView, KnowledgeSearchResult } from '../schemas/knowledge.js';
+import type { SourceDetail, SourceView } from '../schemas/sources.js';
+import type { UploadedFile } from '../sources/site-reader.js';
 import type { ProductInput } from '../schemas/product.js';
 import type { Delivery, DeliveryStatus } from '../store/turn-job-store.js';
 import type { Store } from '../store/store.js';
@@ -62,6 +64,18 @@ export interface Admin {
   listKnowledgeProducts(scope: AccountScope, kbId: string, query?: { cursor?: string; limit?: number }): Promise<{ products: ProductInput[]; nextCursor: string | null }>;
   listKnowledgeDocuments(scope: AccountScope, kbId: string): Promise<DocumentView[]>;
   searchKnowledge(scope: AccountScope, kbId: string, body: unknown): Promise<KnowledgeSearchResult>;
+  /** A website source, queued for its first sync (DESIGN.md section 11 "Sources"). */
+  addKnowledgeSource(scope: AccountScope, kbId: string, body: unknown): Promise<SourceView>;
+  /** The knowledge base's sources, oldest first, with their progress. */
+  listKnowledgeSources(scope: AccountScope, kbId: string): Promise<SourceView[]>;
+  /** A source with the pages its last sync could not read. */
+  getKnowledgeSource(scope: AccountScope, kbId: string, sourceId: string): Promise<SourceDetail>;
+  /** Queues a website's sync; one queued or running already is returned as it is. */
+  syncKnowledgeSource(scope: AccountScope, kbId: string, sourceId: string): Promise<SourceView>;
+  /** Removes a source with its pages, documents and products. */
+  deleteKnowledgeSource(scope: AccountScope, kbId: string, sourceId: string): Promise<Deleted>;
+  /** What the adapter extracted from an upload, stored as a `file` source. */
+  addKnowledgeFile(scope: AccountScope, kbId: string, file: UploadedFile): Promise<SourceView>;
 
   listDeliveries(scope: AccountScope, query?: { status?: DeliveryStatus; limit?: number }): Promise<Delivery[]>;
   replayDelivery(scope: AccountScope, deliveryId: string): Promise<Delivery>;
@@ -115,6 +129,12 @@ export function adminOperations(ctx: AdminContext): Admin {
     listKnowledgeProducts: (scope, kbId, query) => knowledge.listKnowledgeProducts(ctx, scope, kbId, query),
     listKnowledgeDocuments: (scope, kbId) => knowledge.listKnowledgeDocuments(ctx, scope, kbId),
     searchKnowledge: (scope, kbId, body) => knowledge.searchKnowledge(ctx, scope, kbId, body),
+    addKnowledgeSource: (scope, kbId, body) => knowledge.addKnowledgeSource(ctx, scope, { kbId, body }),
+    listKnowledgeSources: (scope, kbId) => knowledge.listKnowledgeSources(ctx, scope, kbId),
+    getKnowledgeSource: (scope, kbId, sourceId) => knowledge.getKnowledgeSource(ctx, scope, { kbId, sourceId }),
+    syncKnowledgeSource: (scope, kbId, sourceId) => knowledge.syncKnowledgeSource(ctx, scope, { kbId, sourceId }),
+    deleteKnowledgeSource: (scope, kbId, sourceId) => knowledge.deleteKnowledgeSource(ctx, scope, { kbId, sourceId }),
+    addKnowledgeFile: (scope, kbId, file) => knowledge.addKnowledgeFile(ctx, scope, { kbId, file }),
 
     listDeliveries: (scope, query) => deliveries.listDeliveries(ctx, scope, query),
     replayDelivery: (scope, id) => deliveries.replayDelivery(ctx, scope, id),

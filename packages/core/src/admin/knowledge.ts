@@ -13,6 +13,10 @@ import {
 import { productSchema, type ProductInput } from '../schemas/product.js';
 import { parseInput } from '../schemas/validate.js';
 import type { StoreOps } from '../store/store.js';
+import type { Deleted } from '../schemas/knowledge.js';
+import type { SourceDetail, SourceView } from '../schemas/sources.js';
+import type { UploadedFile } from '../sources/site-reader.js';
+import { createFileSource, createWebsiteSource, listSourceViews, manualSource, removeSource, requestSync, sourceDetail } from '../sources/sources.js';
 import { requireAccount } from './accounts.js';
 import { owned, type AccountScope, type AdminContext } from './context.js';
 
@@ -59,11 +63,13 @@ function parseKnowledgeFile(content: unknown): z.output<typeof knowledgeFileSche
   return parsed.data;
 }
 
-async function writeKnowledge(ctx: AdminContext, tx: StoreOps, kbId: string, file: z.output<typeof knowledgeFileSchema>): Promise<ImportedKnowledge> {
-  if (file.products.length > 0) await tx.upsertProducts(kbId, file.products);
+async function writeKnowledge(ctx: AdminContext, tx: StoreOps, kb: KnowledgeBase, file: z.output<typeof knowledgeFileSchema>): Promise<ImportedKnowledge> {
+  if (file.products.length > 0) await tx.upsertProducts(kb.id, file.products);
   const now = ctx.clock.now();
+  // Imported documents are written by hand: the knowledge base's manual source (DESIGN.md section 11 "Sources").
+  const sourceId = file.documents.length > 0 ? (await manualSource(ctx, tx, kb)).id : null;
   for (const doc of file.documents) {
-    await tx.insertDocument({ id: ctx.ids.random('doc'), knowledgeBaseId: kbId, title: doc.title, content: doc.content, url: doc.url ?? null, createdAt: now });
+    await tx.insertDocument({ id: ctx.ids.random('doc'), knowledgeBaseId: kb.id, sourceId, title: doc.title, content: doc.content, url: doc.url ?? null, createdAt: now });
   }
   return { products: file.products.length, documents: file.documents.length };
 }
@@ -83,7 +89,7 @@ export async function importKnowledgeBase(
   };
   const counts = await ctx.store.transaction(async (tx) => {
     await tx.insertKnowledgeBase(knowledgeBase);
-    return writeKnowledge(ctx, tx, knowledgeBase.id, file);
+    return writeKnowledge(ctx, tx, knowledgeBase, file);
   });
   if (counts.documents > 0) ctx.onWork?.('embedding');
   return { knowledgeBase, ...counts };
@@ -101,7 +107,7 @@ async function loadOwnKnowledgeBase(ctx: AdminContext, scope: AccountScope, kbId
 export async function importIntoKnowledgeBase(ctx: AdminContext, scope: AccountScope, kbId: string, content: unknown): Promise<ImportedKnowledge> {
   const kb = await loadOwnKnowledgeBase(ctx, scope, kbId);
   const file = parseKnowledgeFile(content);
-  const counts = await ctx.store.transaction((tx) => writeKnowledge(ctx, tx, kb.id, file));
+  const counts = await ctx.store.transaction((tx) => writeKnowledge(ctx, tx, kb, file));
   if (counts.documents > 0) ctx.onWork?.('embedding');
   return counts;
 }
@@ -149,4 +155,30 @@ export async function searchKnowledge(ctx: AdminContext, scope: AccountScope, kb
   const input = parseInput(knowledgeSearchRequestSchema, body);
   const { meters: _meters, ...view } = await searchView(ctx, await loadOwnKnowledgeBase(ctx, scope, kbId), input);
   return view;
+}
+
+// Knowledge sources (DESIGN.md section 11 "Sources"), as the console manages them: the public API's operations.
+
+export async function addKnowledgeSource(ctx: AdminContext, scope: AccountScope, target: { kbId: string; body: unknown }): Promise<SourceView> {
+  return createWebsiteSource(ctx, await loadOwnKnowledgeBase(ctx, scope, target.kbId), target.body);
+}
+
+export async function listKnowledgeSources(ctx: AdminContext, scope: AccountScope, kbId: string): Promise<SourceView[]> {
+  return listSourceViews(ctx.store, await loadOwnKnowledgeBase(ctx, scope, kbId));
+}
+
+export async function getKnowledgeSource(ctx: AdminContext, scope: AccountScope, target: { kbId: string; sourceId: string }): Promise<SourceDetail> {
+  return sourceDetail(ctx.store, await loadOwnKnowledgeBase(ctx, scope, target.kbId), target.sourceId);
+}
+
+export async function syncKnowledgeSource(ctx: AdminContext, scope: AccountScope, target: { kbId: string; sourceId: string }): Promise<SourceView> {
+  return requestSync(ctx, await loadOwnKnowledgeBase(ctx, scope, target.kbId), target.sourceId);
+}
+
+export async function deleteKnowledgeSource(ctx: AdminContext, scope: AccountScope, target: { kbId: string; sourceId: string }): Promise<Deleted> {
+  return removeSource(ctx, await loadOwnKnowledgeBase(ctx, scope, target.kbId), target.sourceId);
+}
+
+export async function addKnowledgeFile(ctx: AdminContext, scope: AccountScope, target: { kbId: string; file: UploadedFile }): Promise<SourceView> {
+  return createFileSource(ctx, await loadOwnKnowledgeBase(ctx, scope, target.kbId), target.file);
 }

@@ -20,6 +20,9 @@ import type { HistoryItem } from '../schemas/message.js';
 import type { ProductInput } from '../schemas/product.js';
 import type { Deleted, DocumentView, KnowledgeBaseDetail, KnowledgeBaseView, KnowledgeSearchResult, UpsertedProducts } from '../schemas/knowledge.js';
 import * as knowledge from './knowledge.js';
+import * as sources from './sources.js';
+import type { SourceDetail, SourceView } from '../schemas/sources.js';
+import type { SiteReader, UploadedFile } from '../sources/site-reader.js';
 import { openSessionEvents, type SessionEventFeed } from './session-events.js';
 import { getWidgetConfig } from './widget-config.js';
 import type { WidgetConfig } from '../schemas/widget.js';
@@ -34,6 +37,11 @@ export interface EngineOptions {
    * knowledge bases show their progress. Give the retriever the same one, so the vectors it reads are its model's.
    */
   embeddings?: EmbeddingProvider;
+  /**
+   * How website sources are read (DESIGN.md section 11 "Sources"): core knows no network. Without one, website
+   * sources are refused (400) and the sync job does nothing.
+   */
+  reader?: SiteReader;
   /** Key for pagination cursors; at least 16 characters, the same on every instance sharing the store. */
   cursorSecret: string;
   clock?: Clock;
@@ -49,7 +57,7 @@ export interface EngineOptions {
   /** Markdown → reply format conversion; without one every caller gets Markdown. */
   formatReply?: ReplyFormatter;
   /** Told when a delivery is queued or passages need vectors, to wake this process's worker. */
-  onWork?: (kind: 'delivery' | 'embedding') => void;
+  onWork?: (kind: 'delivery' | 'embedding' | 'source') => void;
   /** This process's id as the holder of turn job leases; default a random `wrk_…`. */
   owner?: string;
   /** A running turn's lease, renewed while it runs; a crashed process's turns are retaken after it. Default 15,000 ms. */
@@ -124,6 +132,18 @@ export interface Engine {
     deleteDocument(principal: Principal, kbId: string, documentId: string): Promise<EngineResult<Deleted>>;
     listDocuments(principal: Principal, kbId: string, query: ListQueryInput): Promise<PageResult<DocumentView>>;
     search(principal: Principal, kbId: string, body: unknown): Promise<EngineResult<KnowledgeSearchResult>>;
+    /** POST …/sources: a website source, queued for its first sync (201). */
+    addSource(principal: Principal, kbId: string, body: unknown): Promise<EngineResult<SourceView>>;
+    /** GET …/sources, oldest first. */
+    listSources(principal: Principal, kbId: string, query: ListQueryInput): Promise<PageResult<SourceView>>;
+    /** GET …/sources/{sourceId}: with the pages the last sync could not read. */
+    getSource(principal: Principal, kbId: string, sourceId: string): Promise<EngineResult<SourceDetail>>;
+    /** POST …/sources/{sourceId}/sync: queues a sync (202); one already queued or running is returned as it is. */
+    syncSource(principal: Principal, kbId: string, sourceId: string): Promise<EngineResult<SourceView>>;
+    /** DELETE …/sources/{sourceId}: the source, its pages, documents and products. */
+    deleteSource(principal: Principal, kbId: string, sourceId: string): Promise<EngineResult<Deleted>>;
+    /** POST …/files: what the adapter extracted from an upload, stored as a `file` source (201, `ready` or `failed`). */
+    addFile(principal: Principal, kbId: string, file: UploadedFile): Promise<EngineResult<SourceView>>;
   };
 }
 
@@ -172,6 +192,12 @@ export function createEngine(options: EngineOptions, ctx: EngineContext = engine
       deleteDocument: (p, kb, id) => knowledge.deleteDocument(ctx, p, kb, id),
       listDocuments: (p, kb, query) => knowledge.listDocuments(ctx, p, kb, query),
       search: (p, kb, body) => knowledge.searchKnowledge(ctx, p, kb, body),
+      addSource: (p, kbId, body) => sources.addSource(ctx, p, { kbId, body }),
+      listSources: (p, kbId, query) => sources.listSources(ctx, p, { kbId, query }),
+      getSource: (p, kbId, sourceId) => sources.getSource(ctx, p, { kbId, sourceId }),
+      syncSource: (p, kbId, sourceId) => sources.syncSource(ctx, p, { kbId, sourceId }),
+      deleteSource: (p, kbId, sourceId) => sources.deleteSource(ctx, p, { kbId, sourceId }),
+      addFile: (p, kbId, file) => sources.addFile(ctx, p, { kbId, file }),
     },
   };
 }
@@ -183,6 +209,7 @@ export function engineContext(options: EngineOptions): EngineContext {
     agent: options.agent,
     retriever: options.retriever ?? createRetriever({ store: options.store }),
     ...(options.embeddings ? { embeddings: options.embeddings } : {}),
+    ...(options.reader ? { reader: options.reader } : {}),
     clock: options.clock ?? systemClock,
     ids: options.ids ?? defaultIds,
     pricing: { ...DEFAULT_PRICING, ...options.pricing },

@@ -23,6 +23,7 @@ import { listQuerySchema } from '../schemas/message.js';
 import { parseInput } from '../schemas/validate.js';
 import { requireAnyScope, requireCredits, requireScope } from './access.js';
 import { charge } from './billing.js';
+import { manualSource } from '../sources/sources.js';
 import type { EngineResult, PageResult } from './context.js';
 import type { EngineContext } from '../context.js';
 import type { ListQueryInput } from './lists.js';
@@ -45,6 +46,7 @@ export const kbView = (kb: KnowledgeBase): KnowledgeBaseView => ({ id: kb.id, na
 export const documentView = (doc: KnowledgeDocument): DocumentView => ({
   id: doc.id,
   knowledgeBaseId: doc.knowledgeBaseId,
+  sourceId: doc.sourceId,
   title: doc.title,
   url: doc.url,
   createdAt: doc.createdAt.toISOString(),
@@ -179,15 +181,21 @@ export async function addDocument(ctx: EngineContext, principal: Principal, kbId
   requireScope(principal, 'knowledge:write');
   const input = parseInput(documentRequestSchema, body);
   const kb = await ownKnowledgeBase(ctx, principal, kbId);
-  const doc: KnowledgeDocument = {
-    id: ctx.ids.random('doc'),
-    knowledgeBaseId: kb.id,
-    title: input.title,
-    content: input.content,
-    url: input.url ?? null,
-    createdAt: ctx.clock.now(),
-  };
-  await ctx.store.insertDocument(doc);
+  // Documents written by hand belong to the knowledge base's manual source (DESIGN.md section 11 "Sources").
+  const doc = await ctx.store.transaction(async (tx) => {
+    const source = await manualSource(ctx, tx, kb);
+    const created: KnowledgeDocument = {
+      id: ctx.ids.random('doc'),
+      knowledgeBaseId: kb.id,
+      sourceId: source.id,
+      title: input.title,
+      content: input.content,
+      url: input.url ?? null,
+      createdAt: ctx.clock.now(),
+    };
+    await tx.insertDocument(created);
+    return created;
+  });
   ctx.onWork?.('embedding');
   return free(201, documentView(doc));
 }

@@ -6,7 +6,7 @@ import { adjacentPairs, coverageConfidence, createRetriever, DEFAULT_CONFIDENCE_
 async function storeWith(documents: Array<{ id: string; title: string; content: string }>) {
   const store = createMemoryStore();
   for (const doc of documents) {
-    await store.insertDocument({ ...doc, knowledgeBaseId: 'kb_1', url: null, createdAt: new Date(0) });
+    await store.insertDocument({ ...doc, knowledgeBaseId: 'kb_1', sourceId: null, url: null, createdAt: new Date(0) });
   }
   return store;
 }

@@ -18,6 +18,8 @@ export { productSchema } from './product.js';
 export type { ProductInput } from './product.js';
 export { createKnowledgeBaseRequestSchema, knowledgeBaseSchema, productBodySchema, upsertProductsRequestSchema, documentRequestSchema, documentSchema, knowledgeSearchRequestSchema, knowledgeSearchResultSchema, knowledgeBaseDetailSchema, upsertedProductsSchema, deletedSchema } from './knowledge.js';
 export type { KnowledgeBaseView, KnowledgeBaseDetail, UpsertedProducts, Deleted, DocumentView, KnowledgeSearchRequest, KnowledgeSearchResult } from './knowledge.js';
+export { sourceTypeSchema, sourceStatusSchema, sourceScheduleSchema, sourceProgressSchema, sourceLastSyncSchema, createSourceRequestSchema, sourceSchema, sourceDetailSchema, DEFAULT_MAX_PAGES, MAX_PAGES_LIMIT } from './sources.js';
+export type { CreateSourceRequest, SourceView, SourceDetail, SourceProgress } from './sources.js';
 export { widgetThemeSchema, widgetConfigSchema } from './widget.js';
 export type { WidgetConfig } from './widget.js';
 export { MIN_PASSWORD_LENGTH, operatorRoleSchema, loginRequestSchema, createOperatorRequestSchema, changePasswordRequestSchema, operatorSchema, consoleSessionSchema } from './operator.js';

@@ -34,6 +34,8 @@ export const documentRequestSchema = z.strictObject({
 export const documentSchema = z.object({
   id: z.string(),
   knowledgeBaseId: z.string(),
+  /** The source the document came from (DESIGN.md section 11 "Sources"): a website, a file, or the manual source. */
+  sourceId: z.string().nullable(),
   title: z.string(),
   url: z.string().nullable(),
   createdAt: isoDateTime,

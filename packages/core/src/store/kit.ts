@@ -25,6 +25,7 @@ export type {
 } from './store.js';
 export type { StoreSignal, TurnCommit, TurnJob, TurnJobOps, Delivery } from './turn-job-store.js';
 export type { GuardOps } from './guard-store.js';
+export type { SourceClaim, SourceOps, SourcePageQuery, SourcePatch } from './source-store.js';
 export type { EmbeddingClaim, EmbeddingProgress, PassageKey, PassageToEmbed, PassageVector, StoredPassage, VectorOps } from './vector-store.js';
 export type { EmbeddingProvider, EmbeddingRequestOptions, Embeddings, RerankProvider, RerankResult } from '../retrieval/providers.js';
 export type { ConsoleSession, Operator, OperatorOps } from './operator-store.js';
@@ -39,6 +40,9 @@ export type {
   IdentitySecret,
   KnowledgeBase,
   KnowledgeDocument,
+  KnowledgeSource,
+  SourcePage,
+  SourcePageState,
   LedgerEntry,
   MessageAction,
   MessageAuthor,

@@ -8,6 +8,7 @@ import { createMemoryGuardOps } from './memory-guard-ops.js';
 import { createMemoryOperatorOps } from './memory-operator-ops.js';
 import { createMemoryWebhookOps } from './memory-webhook-ops.js';
 import { createMemorySessionEventOps } from './memory-session-event-ops.js';
+import { createMemorySourceOps } from './memory-source-ops.js';
 import type { StoreSignal, TurnJob } from './turn-job-store.js';
 import { searchMemoryKnowledge } from './memory-search.js';
 import type { MemoryState } from './memory-state.js';
@@ -27,6 +28,7 @@ export function createMemoryOps(state: MemoryState, publish: (event: StoreSignal
     ...createMemorySessionEventOps(state, publish),
     ...createMemoryAnalyticsOps(state),
     ...createMemoryVectorOps(state),
+    ...createMemorySourceOps(state),
     async publishSignal(event) {
       publish(event);
     },
@@ -231,9 +233,9 @@ export function createMemoryOps(state: MemoryState, publish: (event: StoreSignal
     async listKnowledgeBases(accountId) {
       return [...state.knowledgeBases.values()].filter((kb) => kb.accountId === accountId).sort(byCreation).map(copy);
     },
-    async upsertProducts(knowledgeBaseId, products) {
+    async upsertProducts(knowledgeBaseId, products, sourceId) {
       for (const product of products) {
-        state.products.set(key(knowledgeBaseId, product.id), { knowledgeBaseId, product: copy(product) });
+        state.products.set(key(knowledgeBaseId, product.id), { knowledgeBaseId, product: copy(product), sourceId: sourceId ?? null });
       }
     },
     async deleteProduct(knowledgeBaseId, productId) {
@@ -262,6 +264,12 @@ export function createMemoryOps(state: MemoryState, publish: (event: StoreSignal
       const deleted = state.documents.delete(key(knowledgeBaseId, documentId));
       // Its passages' vectors went with it.
       if (deleted) bumpVectorVersion(state, knowledgeBaseId);
+      return deleted;
+    },
+    async deleteDocuments(knowledgeBaseId, documentIds) {
+      let deleted = 0;
+      for (const documentId of new Set(documentIds)) if (state.documents.delete(key(knowledgeBaseId, documentId))) deleted++;
+      if (deleted > 0) bumpVectorVersion(state, knowledgeBaseId);
       return deleted;
     },
     async listDocuments(knowledgeBaseId) {

@@ -3,9 +3,11 @@ import type {
   ApiKey,
   KnowledgeBase,
   KnowledgeDocument,
+  KnowledgeSource,
   LedgerEntry,
   Product,
   Session,
+  SourcePage,
   StoredMessage,
   Visitor,
   Widget,
@@ -46,8 +48,12 @@ export interface MemoryState {
   widgets: Table<Widget>;
   apiKeys: Table<ApiKey>;
   knowledgeBases: Table<KnowledgeBase>;
-  /** Keyed by (knowledgeBaseId, productId). */
-  products: Table<{ knowledgeBaseId: string; product: Product }>;
+  /** Keyed by (knowledgeBaseId, productId); `sourceId`: the file source they came from. */
+  products: Table<{ knowledgeBaseId: string; product: Product; sourceId: string | null }>;
+  /** Knowledge sources by id. */
+  sources: Table<KnowledgeSource>;
+  /** Pages of website sources, keyed by (sourceId, url). */
+  sourcePages: Table<SourcePage>;
   /** Keyed by (knowledgeBaseId, documentId). */
   documents: Table<IndexedDocument>;
   /** Knowledge base id → its vector version (see `VectorOps.vectorVersions`). */
@@ -91,6 +97,8 @@ export function createMemoryState(): MemoryState {
     apiKeys: table(),
     knowledgeBases: table(),
     products: table(),
+    sources: table(),
+    sourcePages: table(),
     documents: table(),
     vectorVersions: table(),
     sessions: table(),

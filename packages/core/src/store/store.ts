@@ -5,6 +5,7 @@ import type { WebhookOps } from './webhook-store.js';
 import type { SessionEventOps } from './session-event-store.js';
 import type { AnalyticsOps } from './analytics-store.js';
 import type { VectorOps } from './vector-store.js';
+import type { SourceOps } from './source-store.js';
 import type {
   Account,
   ApiKey,
@@ -25,7 +26,7 @@ import type {
  * together with {@link Store.transaction}. `insert…` methods reject an id that already exists unless stated
  * otherwise. Returned objects are the caller's: mutating them changes nothing stored.
  */
-export interface StoreOps extends TurnJobOps, GuardOps, WebhookOps, SessionEventOps, OperatorOps, AnalyticsOps, VectorOps {
+export interface StoreOps extends TurnJobOps, GuardOps, WebhookOps, SessionEventOps, OperatorOps, AnalyticsOps, VectorOps, SourceOps {
   // Accounts and credits
   insertAccount(account: Account): Promise<void>;
   getAccount(id: string): Promise<Account | null>;
@@ -63,8 +64,11 @@ export interface StoreOps extends TurnJobOps, GuardOps, WebhookOps, SessionEvent
   getKnowledgeBase(id: string): Promise<KnowledgeBase | null>;
   /** One account's knowledge bases, oldest first. */
   listKnowledgeBases(accountId: string): Promise<KnowledgeBase[]>;
-  /** Insert or replace products by id within the knowledge base. */
-  upsertProducts(knowledgeBaseId: string, products: Product[]): Promise<void>;
+  /**
+   * Insert or replace products by id within the knowledge base; `sourceId` is the file source they came from
+   * (DESIGN.md section 11 "Sources": deleting the source deletes them), null or absent for the products API's.
+   */
+  upsertProducts(knowledgeBaseId: string, products: Product[], sourceId?: string | null): Promise<void>;
   deleteProduct(knowledgeBaseId: string, productId: string): Promise<boolean>;
   /** Ordered by product id; `afterId` is the keyset position (exclusive). */
   listProducts(query: { knowledgeBaseId: string; afterId?: string; limit: number }): Promise<Product[]>;
@@ -72,6 +76,8 @@ export interface StoreOps extends TurnJobOps, GuardOps, WebhookOps, SessionEvent
   insertDocument(doc: KnowledgeDocument): Promise<void>;
   getDocument(knowledgeBaseId: string, documentId: string): Promise<KnowledgeDocument | null>;
   deleteDocument(knowledgeBaseId: string, documentId: string): Promise<boolean>;
+  /** Deletes those of `documentIds` that exist in the knowledge base; returns how many. */
+  deleteDocuments(knowledgeBaseId: string, documentIds: string[]): Promise<number>;
   /** Oldest first. */
   listDocuments(knowledgeBaseId: string): Promise<KnowledgeDocument[]>;
   /**

@@ -5,9 +5,11 @@ import type {
   ApiKey,
   KnowledgeBase,
   KnowledgeDocument,
+  KnowledgeSource,
   LedgerEntry,
   Product,
   Session,
+  SourcePage,
   StoredMessage,
   Widget,
 } from '../domain.js';
@@ -104,10 +106,52 @@ export function makeDocument(overrides: Partial<KnowledgeDocument> = {}): Knowle
   return {
     id: fixtureId('doc'),
     knowledgeBaseId: 'kb_fixture_1',
+    sourceId: null,
     title: 'Opening hours',
     content: 'Our shop is open Monday to Saturday, 9am to 6pm.',
     url: 'https://example.com/help/hours',
     createdAt: at(0),
+    ...overrides,
+  };
+}
+
+export function makeSource(overrides: Partial<KnowledgeSource> = {}): KnowledgeSource {
+  return {
+    id: fixtureId('src'),
+    knowledgeBaseId: 'kb_fixture_1',
+    accountId: 'acct_fixture_1',
+    type: 'website',
+    url: 'https://example.com/help/',
+    fileName: null,
+    include: ['https://example.com/help/*'],
+    exclude: ['*/private/*'],
+    maxPages: 500,
+    schedule: 'daily',
+    status: 'ready',
+    progress: { found: 5, fetched: 3, unchanged: 1, failed: 1, skipped: 0 },
+    lastSync: { startedAt: at(10), finishedAt: at(20), error: null },
+    nextSyncAt: at(86_420),
+    generation: 1,
+    lease: null,
+    createdAt: at(0),
+    ...overrides,
+  };
+}
+
+export function makeSourcePage(overrides: Partial<SourcePage> = {}): SourcePage {
+  return {
+    sourceId: 'src_fixture_1',
+    url: 'https://example.com/help/a',
+    state: 'fetched',
+    etag: '"v1"',
+    lastModified: 'Sat, 14 Mar 2026 09:26:53 GMT',
+    contentHash: 'ab'.repeat(32),
+    documentIds: ['doc_a1', 'doc_a2'],
+    links: ['https://example.com/help/b', 'https://example.com/help/c'],
+    status: null,
+    error: null,
+    generation: 1,
+    updatedAt: at(0),
     ...overrides,
   };
 }

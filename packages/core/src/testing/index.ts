@@ -16,6 +16,8 @@ export {
   makeOperator,
   makeProduct,
   makeSession,
+  makeSource,
+  makeSourcePage,
   makeTurnJob,
   makeWebhook,
   makeWidget,

@@ -11,6 +11,7 @@ import { operatorContract } from './contract/operators.js';
 import { recordContract } from './contract/records.js';
 import { searchContract } from './contract/search.js';
 import { sessionContract } from './contract/sessions.js';
+import { sourceContract } from './contract/sources.js';
 import { sessionEventContract } from './contract/session-events.js';
 import { transactionContract } from './contract/transactions.js';
 import { turnJobContract } from './contract/turn-jobs.js';
@@ -57,6 +58,7 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
     describe('operator analytics', () => analyticsContract(store));
     describe('widgets and API keys', () => widgetAndKeyContract(store));
     describe('knowledge bases, products and documents', () => knowledgeContract(store));
+    describe('knowledge sources and their pages', () => sourceContract(store));
     describe('knowledge search', () => searchContract(store));
     describe('passage vectors and embedding claims', () => vectorContract(store));
     describe('sessions', () => sessionContract(store));

@@ -8,6 +8,8 @@ import { userDirectory } from '../config.js';
 import { operatorAdmin } from './operator-admin.js';
 import { runOperatorCommand } from './operators-cli.js';
 import { CONVERSATION_OPTIONS, isConversationCommand, runConversationCommand } from './conversations-cli.js';
+import { isSourceCommand, runSourceCommand, SOURCE_OPTIONS, type SourceValues } from './sources-cli.js';
+import { sourcesCore } from './source-sync.js';
 
 /**
  * The `svc` administration commands, run against a store: by the CLI on the database directly, or by a running
@@ -49,6 +51,7 @@ export const OPTIONS = {
   'grace-seconds': { type: 'string' },
   email: { type: 'string' },
   ...CONVERSATION_OPTIONS,
+  ...SOURCE_OPTIONS,
 } as const;
 
 export type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -289,9 +292,13 @@ const COMMANDS: Record<string, (c: CommandContext) => Promise<CommandOutput>> = 
 };
 
 /** Runs a command against the store; returns what to print (JSON) and a human line. */
-export async function runAdmin(command: string, values: Values, store: Store, config: ServerConfig): Promise<CommandOutput> {
+export async function runAdmin(command: string, values: Values & SourceValues, store: Store, config: ServerConfig): Promise<CommandOutput> {
   const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
   const admin = operatorAdmin(store, { allowPrivateCallbacks: config.allowPrivateCallbacks });
+  if (isSourceCommand(command)) {
+    const core = sourcesCore(store, config);
+    return runSourceCommand(command, values, { admin: core.admin, work: core.work, usage: (message) => new UsageError(message) });
+  }
   if (!run && isConversationCommand(command)) return runConversationCommand(command, values, { store, admin }, (message) => new UsageError(message));
   if (!run) throw new UsageError(`Unknown command "${command}"`);
   return run({ values, store, config, admin });

@@ -1,7 +1,7 @@
 import { createLocalAgent } from '@svc/agents';
 import { createCore, randomBase62, type AdminApi, type Clock, type PasswordHasher, type Store } from '@svc/core';
 import { formatReply } from '../reply-format.js';
-import { callbackUrlProblem } from '../workers/address-policy.js';
+import { callbackUrlProblem } from '../net/address-policy.js';
 import { scryptPasswords } from './passwords.js';
 
 /**

@@ -35,6 +35,7 @@ const VALID_BODIES: Record<string, (ids: Record<string, string>) => Record<strin
   adminImportKnowledge: () => ({ products: [{ id: 'planted', name: 'Planted', price: 1 }] }),
   adminSearchKnowledge: () => ({ text: 'tent' }),
   adminReplyAsOperator: () => ({ text: 'Written by B' }),
+  adminAddSource: () => ({ type: 'website', url: 'https://evil.example/' }),
 };
 
 /** Account A with one of everything the admin API addresses, by path parameter name, and the secrets it must never show B. */
@@ -42,6 +43,7 @@ async function resourcesOf(f: AdminFixture) {
   const as = (method: string, path: string, body?: unknown) => f.call(method, `/admin/v1${path}`, { key: f.adminKeyA, ...(body === undefined ? {} : { body }) });
   const kb = (await as('POST', '/knowledge-bases', { name: 'A catalogue' })).body.data;
   await as('POST', `/knowledge-bases/${kb.id}/import`, { products: [{ id: 'tent-a', name: 'Tent of A', price: 10 }], documents: [{ title: 'Returns of A', content: 'Thirty days.' }] });
+  const source = (await as('POST', `/knowledge-bases/${kb.id}/sources`, { type: 'website', url: 'https://help.a.example/' })).body.data;
   const widget = (await as('POST', '/widgets', { name: 'A widget', knowledgeBaseIds: [kb.id] })).body.data;
   const webhook = (await as('POST', '/webhooks', { url: 'https://hooks.a.example/in' })).body.data;
   const key = (await as('POST', '/keys', { name: 'A key', scopes: ['conversations:chat'], callbackUrl: 'https://hooks.a.example/cb' })).body.data;
@@ -55,7 +57,7 @@ async function resourcesOf(f: AdminFixture) {
   // The session.created event queued a delivery to A's webhook.
   const [delivery] = await f.store.listDeliveries({ accountId: f.accountA.id, limit: 1 });
   return {
-    ids: <Record<string, string>>{ widgetId: widget.id, sessionId, kbId: kb.id, keyId: key.apiKey.id, webhookId: webhook.id, deliveryId: delivery!.id, accountId: f.accountA.id },
+    ids: <Record<string, string>>{ widgetId: widget.id, sessionId, kbId: kb.id, sourceId: source.id, keyId: key.apiKey.id, webhookId: webhook.id, deliveryId: delivery!.id, accountId: f.accountA.id },
     secrets: [widget.identitySecret, webhook.secret, key.key, key.callbackSecret, 'A private answer', 'visitor-of-a', 'owner@acme.example'],
   };
 }
@@ -72,6 +74,7 @@ async function snapshotOf(f: AdminFixture, a: Awaited<ReturnType<typeof resource
     knowledgeBases: await store.listKnowledgeBases(id),
     products: await store.listProducts({ knowledgeBaseId: a.ids.kbId!, limit: 100 }),
     documents: await store.listDocuments(a.ids.kbId!),
+    sources: await store.listSources(a.ids.kbId!),
     session: await store.getSession(a.ids.widgetId!, a.ids.sessionId!),
     messages: await store.listMessages({ widgetId: a.ids.widgetId!, sessionId: a.ids.sessionId!, limit: 100 }),
     deliveries: (await store.listDeliveries({ accountId: id, limit: 100 })).map(({ id: deliveryId, status, attempts }) => ({ deliveryId, status, attempts })),

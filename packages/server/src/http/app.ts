@@ -9,7 +9,8 @@ import { adminAuth, claimsAdminKey, requireRole } from './admin-auth.js';
 import { OWNER } from './admin-route-kit.js';
 import { apiKeyAuth, type AppEnv } from './auth.js';
 import { SSE_CONTENT_TYPE } from './sse.js';
-import { limitBody, readJsonBody, readRequiredJsonBody } from './body.js';
+import { limitBody, readJsonBody, readRequiredJsonBody, type BodyLimit } from './body.js';
+import { MULTIPART_OVERHEAD_BYTES, readUpload, type UploadedPart } from './upload.js';
 import { cors } from './cors.js';
 import { idempotency } from './idempotency.js';
 import { clientAddress, rateLimit } from './rate-limit.js';
@@ -103,8 +104,9 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   options.extraRoutes?.(app);
 
   const keyed = apiMiddleware({ ...options, clock });
+  const uploadKeyed = (route: Route) => (route.upload ? apiMiddleware({ ...options, clock }, uploadLimit(route)) : keyed);
   const limited = requestLimit({ ...options, clock }, claimsAdminKey);
-  const admin = (route: Route) => [noStore, checkPathIds(route), limited, limitBody(), adminAuth({ store, admin: core.admin }), requireRole(route.roles ?? OWNER)];
+  const admin = (route: Route) => [noStore, checkPathIds(route), limited, limitBody(uploadLimit(route)), adminAuth({ store, admin: core.admin }), requireRole(route.roles ?? OWNER)];
   const signin = (route: Route) => [noStore, checkPathIds(route), limited, limitBody()];
   // Hono's '/x/*' also matches '/x' itself: one pattern per prefix, or CORS would run twice.
   for (const path of ['/widgets/*', '/knowledge-bases/*', '/widget/*']) app.use(path, cors(store));
@@ -123,10 +125,15 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   });
   for (const route of ROUTES) {
     const chain =
-      route.auth === 'key' ? [noStore, checkPathIds(route), ...keyed] : route.auth === 'admin' ? admin(route) : route.auth === 'signin' ? signin(route) : [checkPathIds(route)];
+      route.auth === 'key' ? [noStore, checkPathIds(route), ...uploadKeyed(route)] : route.auth === 'admin' ? admin(route) : route.auth === 'signin' ? signin(route) : [checkPathIds(route)];
     app.on(route.method.toUpperCase(), [honoPath(route.path)], ...chain, runRoute(route, core));
   }
   return app;
+}
+
+/** An upload's body is capped at its file's limit (plus the multipart framing) instead of 64 KiB. */
+function uploadLimit(route: Route): BodyLimit {
+  return route.upload ? { maxBytes: route.upload.maxBytes + MULTIPART_OVERHEAD_BYTES, binary: true } : {};
 }
 
 /** Conversations and keyed answers are private and change: never cached (errors and replays included). */
@@ -147,10 +154,13 @@ function checkPathIds(route: Route): MiddlewareHandler<AppEnv> {
 function runRoute(route: Route, core: Core): Handler<AppEnv> {
   return async (c) => {
     let body: Record<string, unknown> | undefined;
+    const spec = route.upload;
+    // An upload's file is read by its handler (`upload()`), once it has checked what the path names.
+    const upload = spec ? (): Promise<UploadedPart> => readUpload(c, spec) : undefined;
     if (route.body) body = route.body.required ? await readRequiredJsonBody(c) : await readJsonBody(c);
     // No body is expected; one that is sent must still be well-formed JSON.
-    else if (route.method !== 'get') await readJsonBody(c);
-    const inputs = { c, core, params: c.req.param(), body, query: c.req.query() };
+    else if (!spec && route.method !== 'get') await readJsonBody(c);
+    const inputs = { c, core, params: c.req.param(), body, query: c.req.query(), ...(upload ? { upload } : {}) };
     // Each kind of route gets the caller its authentication resolved: a key's principal, an operator, or nobody.
     const result =
       route.auth === 'key'
@@ -183,12 +193,12 @@ function requestLimit(options: AppOptions & { clock: Clock }, claimsServerKey?: 
   });
 }
 
-function apiMiddleware(options: AppOptions & { clock: Clock }): MiddlewareHandler<AppEnv>[] {
+function apiMiddleware(options: AppOptions & { clock: Clock }, bodyLimit?: BodyLimit): MiddlewareHandler<AppEnv>[] {
   const { store, clock } = options;
   return [
     cors(store),
     requestLimit(options),
-    limitBody(),
+    limitBody(bodyLimit),
     apiKeyAuth(store, clock),
     idempotency(store, clock),
   ];

@@ -11,15 +11,21 @@ export const MAX_BODY_BYTES = 64 * 1024;
  */
 export const MAX_DRAIN_BYTES = 8 * 1024 * 1024;
 
-function tooLarge(): SvcError {
-  return new SvcError('payload_too_large', `The request body exceeds ${MAX_BODY_BYTES / 1024} KiB.`);
+function tooLarge(maxBytes: number): SvcError {
+  const size = maxBytes >= 1024 * 1024 ? `${Math.floor(maxBytes / (1024 * 1024))} MB` : `${maxBytes / 1024} KiB`;
+  return new SvcError('payload_too_large', `The request body exceeds ${size}.`);
+}
+
+export interface BodyLimit {
+  /** Default {@link MAX_BODY_BYTES}. */
+  maxBytes?: number;
+  /** Keep the body as bytes only (uploads): it is decoded as text only if something asks for it. Default false. */
+  binary?: boolean;
 }
 
 /** A request body read chunk by chunk: `null` at its end. */
 interface BodyChunks {
   next(): Promise<Uint8Array | null>;
-  /** Stops reading; what was not read is discarded (the connection then cannot be reused). */
-  cancel(): Promise<void>;
 }
 
 /**
@@ -36,9 +42,6 @@ function bodyChunks(c: Context): BodyChunks | null {
         const { done, value } = (await chunks.next()) as IteratorResult<Buffer>;
         return done ? null : value;
       },
-      cancel: async () => {
-        await chunks.return?.();
-      },
     };
   }
   const stream = c.req.raw.body;
@@ -49,7 +52,6 @@ function bodyChunks(c: Context): BodyChunks | null {
       const { done, value } = await reader.read();
       return done ? null : value;
     },
-    cancel: () => reader.cancel().catch(() => {}),
   };
 }
 
@@ -58,37 +60,40 @@ async function drain(body: BodyChunks, budget: number): Promise<boolean> {
   let read = 0;
   for (let chunk = await body.next(); chunk; chunk = await body.next()) {
     read += chunk.byteLength;
-    if (read > budget) {
-      await body.cancel();
-      return false;
-    }
+    // Left unread rather than cancelled: cancelling would destroy the socket before the 413 is written; the HTTP
+    // server closes the connection after the answer.
+    if (read > budget) return false;
   }
   return true;
 }
 
 /**
- * Bodies over {@link MAX_BODY_BYTES} answer 413 with the JSON error body. The body is read while it is
+ * Bodies over {@link MAX_BODY_BYTES} (or the route's own limit) answer 413 with the JSON error body. The body is read while it is
  * counted (a missing or lying Content-Length changes nothing), and a refused one is drained rather than left
  * unread: Node would otherwise close the keep-alive connection and lose the client's next request on it.
  */
-export function limitBody(): MiddlewareHandler {
+export function limitBody(limit: BodyLimit = {}): MiddlewareHandler {
+  const maxBytes = limit.maxBytes ?? MAX_BODY_BYTES;
   return async (c, next) => {
     const body = bodyChunks(c);
     if (!body) return next();
     const declared = Number(c.req.header('content-length'));
     const chunks: Uint8Array[] = [];
     let size = 0;
-    let over = Number.isFinite(declared) && declared > MAX_BODY_BYTES;
+    let over = Number.isFinite(declared) && declared > maxBytes;
     while (!over) {
       const chunk = await body.next();
       if (!chunk) break;
       size += chunk.byteLength;
       chunks.push(chunk);
-      over = size > MAX_BODY_BYTES;
+      over = size > maxBytes;
     }
     if (over) {
-      if (!(await drain(body, MAX_DRAIN_BYTES))) c.header('Connection', 'close');
-      throw tooLarge();
+      // A body declared far larger than the limit is not waited for: the answer goes out at once and the connection
+      // closes after it (the client may still be sending; the rest is never read).
+      const farOver = Number.isFinite(declared) && declared - size > MAX_DRAIN_BYTES;
+      if (farOver || !(await drain(body, MAX_DRAIN_BYTES))) c.header('Connection', 'close');
+      throw tooLarge(maxBytes);
     }
     const bytes = new Uint8Array(size);
     let offset = 0;
@@ -99,7 +104,7 @@ export function limitBody(): MiddlewareHandler {
     // Every later reader (JSON parsing, the idempotency hash) reads these bytes through Hono's body cache.
     const cache = c.req.bodyCache as { arrayBuffer?: Promise<ArrayBuffer>; text?: Promise<string> };
     cache.arrayBuffer = Promise.resolve(bytes.buffer);
-    cache.text = Promise.resolve(new TextDecoder().decode(bytes));
+    if (!limit.binary) cache.text = Promise.resolve(new TextDecoder().decode(bytes));
     await next();
   };
 }

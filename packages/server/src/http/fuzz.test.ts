@@ -112,6 +112,7 @@ describe(`seeded fuzz run: ${REQUESTS} requests over a real socket (seed ${SEED}
       keyId: () => pick(['key_missing', 'key_x']),
       webhookId: () => pick(['whk_missing', 'whk_x']),
       deliveryId: () => pick(['dlv_missing', 'dlv_x']),
+      sourceId: () => pick(['src_missing', 'src_x']),
     };
 
     function mutate(body: Record<string, unknown>): unknown {

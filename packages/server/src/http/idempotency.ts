@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { IDEMPOTENCY_WINDOW_MS, sha256Hex, SvcError, type Clock, type Store } from '@svc/core';
 import type { AppEnv } from './auth.js';
+import { multipartDigest } from './upload.js';
 
 export { IDEMPOTENCY_WINDOW_MS };
 
@@ -46,7 +47,8 @@ export function idempotency(store: Store, clock: Clock): MiddlewareHandler<AppEn
     const key = idempotencyKey(c);
     if (key === undefined || TURN_PATH.test(c.req.path)) return next();
     const scope = `${c.get('principal').keyId} POST ${c.req.path}`;
-    const requestHash = await sha256Hex(await c.req.text());
+    // An upload is identified by its fields and files (a retry has a new multipart boundary), anything else by its bytes.
+    const requestHash = (await multipartDigest(c)) ?? (await sha256Hex(await c.req.text()));
     const waitingSince = performance.now();
 
     for (;;) {

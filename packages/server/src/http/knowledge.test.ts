@@ -301,7 +301,8 @@ describe('knowledge bases: lifecycle', () => {
     const added = await h.post(`${base}/documents`, GIFT_CARDS, { key: write });
     expect(added.status).toBe(201);
     expect(added.body).toEqual({
-      data: { id: expect.stringMatching(/^doc_/), knowledgeBaseId: kb, title: 'Gift cards', url: GIFT_CARDS.url, createdAt: '2030-01-01T00:00:01.000Z' },
+      // Written by hand: the knowledge base's manual source (DESIGN.md section 11 "Sources").
+      data: { id: expect.stringMatching(/^doc_/), knowledgeBaseId: kb, sourceId: expect.stringMatching(/^src_/), title: 'Gift cards', url: GIFT_CARDS.url, createdAt: '2030-01-01T00:00:01.000Z' },
       meta: { creditsConsumed: 0 },
     });
     const documentId: string = added.body.data.id;
@@ -329,7 +330,7 @@ describe('knowledge bases: lifecycle', () => {
     // Replace it: the old text is no longer found, the new one is, under the same id.
     const replacedDoc = await h.request('PUT', `${base}/documents/${documentId}`, RENTALS, { key: write });
     expect(replacedDoc.status).toBe(200);
-    expect(replacedDoc.body.data).toEqual({ id: documentId, knowledgeBaseId: kb, title: 'Rentals', url: null, createdAt: '2030-01-01T00:00:01.000Z' });
+    expect(replacedDoc.body.data).toEqual({ id: documentId, knowledgeBaseId: kb, sourceId: added.body.data.sourceId, title: 'Rentals', url: null, createdAt: '2030-01-01T00:00:01.000Z' });
     const stale = await h.post(`${base}/search`, { query: 'gift cards Reykjavik' }, { key: read });
     expect(stale.body.data.passages).toEqual([]);
     const fresh = await h.post(`${base}/search`, { query: 'kayak rentals' }, { key: read });
@@ -387,7 +388,7 @@ describe('knowledge bases: lifecycle', () => {
     }
     const first = await h.get(`/knowledge-bases/${kb}/documents?limit=2`, { key: read });
     expect(first.body.data.map((d: { title: string }) => d.title)).toEqual(['Guide 1', 'Guide 2']);
-    expect(first.body.data[0]).toEqual({ id: ids[0], knowledgeBaseId: kb, title: 'Guide 1', url: null, createdAt: '2030-01-01T00:00:01.000Z' });
+    expect(first.body.data[0]).toEqual({ id: ids[0], knowledgeBaseId: kb, sourceId: expect.stringMatching(/^src_/), title: 'Guide 1', url: null, createdAt: '2030-01-01T00:00:01.000Z' });
     expect(first.body.pagination).toEqual({ cursor: expect.any(String), hasMore: true, total: 5 });
     expect(first.body.meta).toEqual({ creditsConsumed: 1 });
     const second = await h.get(`/knowledge-bases/${kb}/documents?limit=2&cursor=${encodeURIComponent(first.body.pagination.cursor)}`, { key: read });

@@ -5,12 +5,14 @@ import type { Core, EngineResult, ErrorCode, OperatorRole, PageResult, Principal
 import type { AdminCaller } from './admin-auth.js';
 import { ADMIN_ROUTES } from './admin-routes.js';
 import type { AppEnv } from './auth.js';
+import type { UploadedPart, UploadSpec } from './upload.js';
 import { KNOWLEDGE_ROUTES } from './knowledge-routes.js';
 import { OPERATIONS_ROUTES } from './operations-routes.js';
 import { SESSION_ROUTES } from './session-routes.js';
+import { SOURCE_ROUTES } from './sources-routes.js';
 
 /**
- * THE ROUTE TABLE: every endpoint of the HTTP app, once (the entries are in session-routes.ts, knowledge-routes.ts,
+ * THE ROUTE TABLE: every endpoint of the HTTP app, once (the entries are in session-routes.ts, knowledge-routes.ts, sources-routes.ts,
  * operations-routes.ts and the admin-*-routes.ts files, gathered here). `createApp` mounts each entry on Hono (with its
  * middleware, path-id checks, 405/`Allow`, `Cache-Control`, `Location`), and `buildOpenApiDocument` writes the
  * OpenAPI document from the same entries, so the two cannot drift.
@@ -65,6 +67,7 @@ export const PATH_PARAMETERS = {
   kbId: { description: 'The knowledge base, e.g. `kb_…`.', schema: knowledgeBaseIdSchema },
   productId: { description: 'The product: the `id` it was given in the catalogue.', schema: productSchema.shape.id },
   documentId: { description: 'The document, e.g. `doc_…`.', schema: documentIdSchema },
+  sourceId: { description: 'A knowledge source, e.g. `src_…`.', schema: adminIdSchema('sourceId') },
   keyId: { description: 'An API key, e.g. `key_…` (not the key itself).', schema: adminIdSchema('keyId') },
   webhookId: { description: 'A webhook endpoint, e.g. `whk_…`.', schema: adminIdSchema('webhookId') },
   deliveryId: { description: 'A callback or webhook delivery, e.g. `dlv_…`.', schema: adminIdSchema('deliveryId') },
@@ -94,6 +97,11 @@ export interface RouteCall<A extends Auth = Auth> {
   /** The JSON body: `{}` when a required body is absent, so validation names its first field. */
   body: Record<string, unknown> | undefined;
   query: Record<string, string>;
+  /**
+   * The file of an `upload` route, read from its multipart body when the handler asks (after checking what the path
+   * names, so a wrong knowledge base is a 404 whatever the body).
+   */
+  upload?: () => Promise<UploadedPart>;
 }
 
 export type RouteResult = EngineResult<unknown> | PageResult<unknown> | Response;
@@ -123,6 +131,8 @@ export interface RouteSpec<A extends Auth> {
   /** Query parameters beyond `limit`/`cursor`, for the document (the operation validates them). */
   query?: z.ZodObject;
   body?: { schema: z.ZodType; required: boolean };
+  /** A `multipart/form-data` upload instead of a JSON body: the field of its one file and the file's size limit. */
+  upload?: UploadSpec;
   responses: Partial<Record<200 | 201 | 202 | 204, ResponseSpec>>;
   errors: readonly ErrorCode[];
   /** The id of the resource a 201 created, appended to the request path for `Location`. */
@@ -138,7 +148,7 @@ export interface RouteSpec<A extends Auth> {
 export type Route = { [A in Auth]: RouteSpec<A> }[Auth];
 
 /** Every endpoint the HTTP app mounts (spec section 4), in the order a client meets them; the admin API last. */
-export const ROUTES: readonly Route[] = [...SESSION_ROUTES, ...KNOWLEDGE_ROUTES, ...OPERATIONS_ROUTES, ...ADMIN_ROUTES];
+export const ROUTES: readonly Route[] = [...SESSION_ROUTES, ...KNOWLEDGE_ROUTES, ...SOURCE_ROUTES, ...OPERATIONS_ROUTES, ...ADMIN_ROUTES];
 
 /** `/widgets/{widgetId}` → `/widgets/:widgetId` (Hono's form). */
 export const honoPath = (path: string): string => path.replace(/\{(\w+)\}/g, ':$1');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { actionSchema, createdSessionSchema, createKnowledgeBaseRequestSchema, createSessionRequestSchema, creditsSchema, documentRequestSchema, documentSchema, endedSessionSchema, envelope, errorBodySchema, formQuestionSchema, formSubmissionRequestSchema, historyItemSchema, identitySchema, deletedSchema, knowledgeBaseDetailSchema, knowledgeBaseSchema, knowledgeSearchRequestSchema, knowledgeSearchResultSchema, listEnvelope, messageReplySchema, metaSchema, paginationSchema, processingReplySchema, productBodySchema, productSchema, ratedSessionSchema, rateSessionRequestSchema, sendMessageRequestSchema, sessionSchema, surfacedFormSchema, upsertedProductsSchema, upsertProductsRequestSchema, widgetConfigSchema, widgetThemeSchema, usageSchema, messageCompletedEventSchema, messageFailedEventSchema, sessionCreatedEventSchema, sessionExpiredEventSchema, sessionRatedEventSchema, sessionHandoffEventSchema, sessionResolvedEventSchema, visitorContextSchema, TURN_EVENT, turnEventDataSchemas, type TurnEventName } from '@svc/core/schemas';
+import { actionSchema, createSourceRequestSchema, sourceDetailSchema, sourceSchema, createdSessionSchema, createKnowledgeBaseRequestSchema, createSessionRequestSchema, creditsSchema, documentRequestSchema, documentSchema, endedSessionSchema, envelope, errorBodySchema, formQuestionSchema, formSubmissionRequestSchema, historyItemSchema, identitySchema, deletedSchema, knowledgeBaseDetailSchema, knowledgeBaseSchema, knowledgeSearchRequestSchema, knowledgeSearchResultSchema, listEnvelope, messageReplySchema, metaSchema, paginationSchema, processingReplySchema, productBodySchema, productSchema, ratedSessionSchema, rateSessionRequestSchema, sendMessageRequestSchema, sessionSchema, surfacedFormSchema, upsertedProductsSchema, upsertProductsRequestSchema, widgetConfigSchema, widgetThemeSchema, usageSchema, messageCompletedEventSchema, messageFailedEventSchema, sessionCreatedEventSchema, sessionExpiredEventSchema, sessionRatedEventSchema, sessionHandoffEventSchema, sessionResolvedEventSchema, visitorContextSchema, TURN_EVENT, turnEventDataSchemas, type TurnEventName } from '@svc/core/schemas';
 
 type JsonSchema = Record<string, unknown>;
 type Registry = ReturnType<typeof z.registry<{ id: string }>>;
@@ -41,6 +41,7 @@ export const REQUEST_SCHEMAS = {
   ProductBody: productBodySchema,
   DocumentRequest: documentRequestSchema,
   KnowledgeSearchRequest: knowledgeSearchRequestSchema,
+  CreateSourceRequest: createSourceRequestSchema,
 };
 
 /** Responses: converted as what the server produces (zod output). Envelopes are spec 2.7's. */
@@ -94,6 +95,11 @@ export const RESPONSE_SCHEMAS = {
   DocumentResponse: envelope(documentSchema),
   DocumentPage: listEnvelope(documentSchema),
   KnowledgeSearchResponse: envelope(knowledgeSearchResultSchema),
+  Source: sourceSchema,
+  SourceDetail: sourceDetailSchema,
+  SourceResponse: envelope(sourceSchema),
+  SourceDetailResponse: envelope(sourceDetailSchema),
+  SourcePage: listEnvelope(sourceSchema),
   WidgetConfigResponse: envelope(widgetConfigSchema),
   // The data of the turn events (response_type "stream"), as core's stream protocol defines them; their fields
   // refer to MessageReply, Meta and the rest as the components above.

@@ -120,7 +120,8 @@ export const DOCS_SCRIPT = String.raw`
       inputs[p.in + ':' + p.name] = h('input', { name: p.name, placeholder: p.required ? 'required' : 'optional' });
       form.append(h('label', {}, [h('span', {}, [p.name + ' (' + p.in + ')']), inputs[p.in + ':' + p.name]]));
     });
-    var bodySchema = op.requestBody && op.requestBody.content['application/json'].schema;
+    // A JSON body gets a text area; an upload (multipart/form-data) is tried with curl -F instead.
+    var bodySchema = op.requestBody && op.requestBody.content['application/json'] && op.requestBody.content['application/json'].schema;
     var body = bodySchema ? h('textarea', { rows: '6', spellcheck: 'false', value: JSON.stringify(example(bodySchema, 0), null, 2) }) : null;
     if (body) form.append(h('label', {}, [h('span', {}, ['JSON body']), body]));
     var output = h('pre', { class: 'output', 'aria-live': 'polite' });
@@ -164,7 +165,10 @@ export const DOCS_SCRIPT = String.raw`
       });
       details.append(h('h4', {}, ['Parameters']), table);
     }
-    if (op.requestBody) details.append(h('h4', {}, ['Request body']), schemaView(op.requestBody.content['application/json'].schema, 0));
+    if (op.requestBody) {
+      var media = op.requestBody.content['application/json'] ? 'application/json' : Object.keys(op.requestBody.content)[0];
+      details.append(h('h4', {}, [media === 'application/json' ? 'Request body' : 'Request body (' + media + ')']), schemaView(op.requestBody.content[media].schema, 0));
+    }
     details.append(h('h4', {}, ['Responses']));
     Object.keys(op.responses).forEach(function (status) {
       var response = op.responses[status];

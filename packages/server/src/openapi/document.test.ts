@@ -45,9 +45,25 @@ describe('OpenAPI document', () => {
       undocumented: [],
       notMounted: [],
     });
-    expect(new Set(mounted.filter((route) => !route.includes(' /admin/v1/'))).size).toBe(23);
+    expect(new Set(mounted.filter((route) => !route.includes(' /admin/v1/'))).size).toBe(29);
     expect(new Set(mounted.filter((route) => route.includes(' /admin/v1/'))).size).toBe(ADMIN_ROUTES.length);
     expect(mounted).toEqual(expect.arrayContaining(['PUT /knowledge-bases/{kbId}/products/{productId}', 'DELETE /knowledge-bases/{kbId}/documents/{documentId}']));
+  });
+
+  it('documents the knowledge sources, and the upload as multipart/form-data with its one file field', () => {
+    const paths = doc.paths as Record<string, Record<string, Json>>;
+    expect(Object.keys(paths['/knowledge-bases/{kbId}/sources']!)).toEqual(['post', 'get']);
+    expect(Object.keys(paths['/knowledge-bases/{kbId}/sources/{sourceId}']!)).toEqual(['get', 'delete']);
+    expect(Object.keys(paths['/knowledge-bases/{kbId}/sources/{sourceId}/sync']!.post!.responses)).toContain('202');
+    const upload = paths['/knowledge-bases/{kbId}/files']!.post!;
+    expect(Object.keys(upload.requestBody.content)).toEqual(['multipart/form-data']);
+    expect(upload.requestBody.content['multipart/form-data'].schema).toMatchObject({
+      type: 'object',
+      required: ['file'],
+      properties: { file: { type: 'string', contentMediaType: 'application/octet-stream' } },
+    });
+    expect(Object.keys(upload.responses)).toEqual(expect.arrayContaining(['201', '400', '404', '413', '415']));
+    expect(Object.keys(paths['/admin/v1/knowledge-bases/{kbId}/files']!.post!.requestBody.content)).toEqual(['multipart/form-data']);
   });
 
   it('resolves every $ref to a component', () => {

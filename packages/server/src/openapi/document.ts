@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ERROR_STATUS, type ErrorCode } from '@svc/core';
 import { listQuerySchema } from '@svc/core/schemas';
 import { PATH_PARAMETERS, pathParameters, ROUTES, TAGS, type Route } from '../http/routes.js';
+import type { UploadSpec } from '../http/upload.js';
 import { componentSchemas, parameterSchema, ref, schemaOf } from './components.js';
 import { addStreamingDocs } from './stream-docs.js';
 
@@ -98,6 +99,28 @@ function security(endpoint: Route): Json {
   return endpoint.scopes ? { security: endpoint.scopes.map((scope) => ({ ApiKey: [scope] })) } : {};
 }
 
+/** A `multipart/form-data` body with one file (OpenAPI 3.1: a binary string with `contentMediaType`). */
+function uploadBody(upload: UploadSpec): Json {
+  return {
+    required: true,
+    content: {
+      'multipart/form-data': {
+        schema: {
+          type: 'object',
+          required: [upload.field],
+          properties: {
+            [upload.field]: {
+              type: 'string',
+              contentMediaType: 'application/octet-stream',
+              description: `The file, at most ${Math.floor(upload.maxBytes / (1024 * 1024))} MB. Its type is read from its bytes; the file name breaks ties (Markdown or plain text, CSV or text).`,
+            },
+          },
+        },
+      },
+    },
+  };
+}
+
 function operation(endpoint: Route): Json {
   const success = Object.entries(endpoint.responses).map(([status, response]) => [
     status,
@@ -117,6 +140,7 @@ function operation(endpoint: Route): Json {
     ...(endpoint.body
       ? { requestBody: { required: endpoint.body.required, content: { 'application/json': { schema: schemaOf(endpoint.body.schema, 'input') } } } }
       : {}),
+    ...(endpoint.upload ? { requestBody: uploadBody(endpoint.upload) } : {}),
     responses: { ...Object.fromEntries(success), ...errorResponses(endpoint.errors) },
   };
 }

@@ -9,7 +9,7 @@ import { createHarness } from '../testing/harness.js';
 import { PRODUCTION_STORES } from '../testing/production-stores.js';
 import { startReceiver } from '../testing/receiver.js';
 import { selfSignedCertificate } from '../testing/test-certificate.js';
-import { policyLookup } from './post-callback.js';
+import { policyLookup } from '../net/connect.js';
 import { operatorAdmin } from '../cli/operator-admin.js';
 
 const HOST = 'callbacks.example';

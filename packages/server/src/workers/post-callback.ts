@@ -1,8 +1,9 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { isIP, type LookupFunction } from 'node:net';
-import { callbackUrlProblem, isPublicAddress, normaliseHost } from './address-policy.js';
+import { callbackUrlProblem } from '../net/address-policy.js';
+import { policyRequestOptions, type ConnectOptions } from '../net/connect.js';
+
+export type { ConnectOptions };
 
 /** DESIGN.md section 5: success is any 2xx within 10 s; redirects are not followed. */
 export const DELIVERY_TIMEOUT_MS = 10_000;
@@ -11,52 +12,6 @@ export interface PostResult {
   ok: boolean;
   status: number | null;
   error: string | null;
-}
-
-/**
- * How a delivery connects. Production sets only `allowPrivate` (from SVC_ALLOW_PRIVATE_CALLBACKS); the rest exist
- * so tests can run the default policy end to end without sending traffic off the machine.
- */
-export interface ConnectOptions {
-  allowPrivate: boolean;
-  /** Name resolution, all answers; defaults to `dns.lookup`. */
-  resolve?: (hostname: string) => Promise<LookupAddress[]>;
-  /**
-   * Test only: the address a policy-approved address is actually dialled at (a loopback receiver). It is called
-   * only after the policy approved the address, so a test can see what the policy let through.
-   */
-  dialApproved?: (approved: string) => string;
-  /** Test only: extra trusted certificate (a test receiver's self-signed one). */
-  ca?: string;
-}
-
-const systemResolve = (hostname: string): Promise<LookupAddress[]> =>
-  new Promise((resolve, reject) => dnsLookup(hostname, { all: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))));
-
-/**
- * Resolves like dns.lookup but drops answers the policy refuses. Checking at connect time (not when the URL was
- * saved) also defeats DNS rebinding: the address checked is the address connected to.
- */
-export function policyLookup(options: ConnectOptions): LookupFunction {
-  const resolve = options.resolve ?? systemResolve;
-  return (hostname, lookupOptions, callback) => {
-    resolve(hostname).then(
-      (answers) => {
-        const approved = options.allowPrivate ? answers : answers.filter((a) => isPublicAddress(a.address));
-        if (approved.length === 0) {
-          const error = Object.assign(new Error(`${hostname} resolves only to private or reserved addresses`), { code: 'EPRIVATE' });
-          return callback(error, '', 0);
-        }
-        const dialled = approved.map((a) => {
-          const address = options.dialApproved ? options.dialApproved(a.address) : a.address;
-          return { address, family: isIP(address) };
-        });
-        if ((lookupOptions as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, dialled);
-        callback(null, dialled[0]!.address, dialled[0]!.family);
-      },
-      (error: NodeJS.ErrnoException) => callback(error, '', 0),
-    );
-  };
 }
 
 /** POSTs one delivery attempt. Never throws: every outcome is a result. */
@@ -76,9 +31,6 @@ export function postCallback(
     const problem = callbackUrlProblem(target, options.allowPrivate);
     if (problem) return resolve({ ok: false, status: null, error: problem });
     const isHttps = target.protocol === 'https:';
-    // An address literal is dialled without a lookup, so the policy (and a test's dial mapping) applies here.
-    const literal = normaliseHost(target.hostname);
-    const dialTarget = isIP(literal) !== 0 && options.dialApproved ? options.dialApproved(literal) : undefined;
     const send = isHttps ? httpsRequest : httpRequest;
     const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
     let settled = false;
@@ -93,10 +45,7 @@ export function postCallback(
       {
         method: 'POST',
         headers: { ...headers, host: target.host, 'content-length': Buffer.byteLength(body).toString() },
-        lookup: policyLookup(options),
-        agent: false,
-        ...(dialTarget === undefined ? {} : { hostname: dialTarget }),
-        ...(options.ca === undefined ? {} : { ca: options.ca }),
+        ...policyRequestOptions(target, options),
       },
       (res: IncomingMessage) => {
         const status = res.statusCode ?? 0;

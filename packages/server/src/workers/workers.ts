@@ -1,5 +1,6 @@
 import type { BackgroundWork, Clock, Store } from '@svc/core';
 import { startEmbeddingLoop } from './embedding-worker.js';
+import { startSourceLoop } from './source-worker.js';
 import type { Logger } from 'pino';
 import { deliverDue, workerId } from './delivery-worker.js';
 import type { ConnectOptions } from './post-callback.js';
@@ -8,12 +9,16 @@ import { runQueuedTurns } from './turn-worker.js';
 
 export interface WorkerOptions {
   store: Store;
-  /** The core's background work: turns, the expiry sweep, embeddings. */
+  /** The core's background work: turns, the expiry sweep, embeddings, source syncs. */
   work: BackgroundWork;
   /** Run the embedding job (an embedding provider is configured). */
   embed?: boolean;
   /** Fallback poll of the embedding job, for passages added by another process. Default 10 s. */
   embeddingPollMs?: number;
+  /** Run the source sync job (a site reader is configured). Default true. */
+  syncSources?: boolean;
+  /** Fallback poll of the sync job: due schedules, syncs queued elsewhere, expired leases. Default 5 s. */
+  sourcePollMs?: number;
   clock: Clock;
   logger: Logger;
   allowPrivateCallbacks: boolean;
@@ -32,7 +37,7 @@ export interface WorkerOptions {
 
 export interface Workers {
   /** Start the named loop now rather than at its next poll. */
-  wake(kind: 'turn' | 'delivery' | 'expiry' | 'embedding'): void;
+  wake(kind: 'turn' | 'delivery' | 'expiry' | 'embedding' | 'source'): void;
   stop(): Promise<void>;
   /**
    * Graceful shutdown: claims nothing more and waits up to `deadlineMs` for the rounds in hand (deliveries in flight,
@@ -81,6 +86,8 @@ export function startWorkers(options: WorkerOptions): Workers {
   const embedding: PollLoop | null = options.embed
     ? startEmbeddingLoop({ work: options.work, logger: options.logger, pollMs: options.embeddingPollMs ?? 10_000 })
     : null;
+  const sources: PollLoop | null =
+    options.syncSources === false ? null : startSourceLoop({ work: options.work, logger: options.logger, pollMs: options.sourcePollMs ?? 5_000 });
   const expiry: PollLoop = startPollLoop({
     pollMs: options.sweepIntervalMs ?? 60_000,
     onError: (error) => options.logger.error({ err: error }, 'expiry sweep failed'),
@@ -92,9 +99,10 @@ export function startWorkers(options: WorkerOptions): Workers {
     },
   });
   return {
-    wake: (kind) => (kind === 'embedding' ? embedding?.wake() : (kind === 'turn' ? turns : kind === 'delivery' ? deliveries : expiry).wake()),
+    wake: (kind) =>
+      kind === 'embedding' ? embedding?.wake() : kind === 'source' ? sources?.wake() : (kind === 'turn' ? turns : kind === 'delivery' ? deliveries : expiry).wake(),
     stop: async () => {
-      await Promise.all([turns.stop(), deliveries.stop(), expiry.stop(), embedding?.stop()]);
+      await Promise.all([turns.stop(), deliveries.stop(), expiry.stop(), embedding?.stop(), sources?.stop()]);
     },
     drain: async (deadlineMs) => {
       const deadline = Date.now() + deadlineMs;
@@ -107,7 +115,7 @@ export function startWorkers(options: WorkerOptions): Workers {
           clearTimeout(timer);
         }
       };
-      await within(Promise.all([turns.stop(), expiry.stop(), embedding?.stop()]));
+      await within(Promise.all([turns.stop(), expiry.stop(), embedding?.stop(), sources?.stop()]));
       await within(deliveries.stop());
       // The replies of the turns that just finished are queued deliveries: send them while time remains.
       while (Date.now() < deadline) {

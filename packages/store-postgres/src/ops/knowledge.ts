@@ -15,6 +15,7 @@ type KnowledgeOps = Pick<
   | 'insertDocument'
   | 'getDocument'
   | 'deleteDocument'
+  | 'deleteDocuments'
   | 'listDocuments'
 >;
 
@@ -41,20 +42,20 @@ export function knowledgeOps(db: Db): KnowledgeOps {
       return rows.map(toKnowledgeBase);
     },
 
-    async upsertProducts(knowledgeBaseId, products) {
+    async upsertProducts(knowledgeBaseId, products, sourceId) {
       if (products.length === 0) return;
       // One statement for the whole batch. PostgreSQL refuses to upsert one row twice in a statement, so a batch
       // naming an id twice keeps its last version, as the memory store does.
       const unique = [...new Map(products.map((product) => [product.id, product])).values()];
       await db().query(
-        `insert into products (knowledge_base_id, id, name, price, currency, description, url, image_url)
-         select $1, p.id, p.name, p.price, p.currency, p.description, p.url, p."imageUrl"
+        `insert into products (knowledge_base_id, id, name, price, currency, description, url, image_url, source_id)
+         select $1, p.id, p.name, p.price, p.currency, p.description, p.url, p."imageUrl", $3
            from jsonb_to_recordset($2::jsonb)
              as p(id text, name text, price double precision, currency text, description text, url text, "imageUrl" text)
          on conflict (knowledge_base_id, id) do update set
            name = excluded.name, price = excluded.price, currency = excluded.currency,
-           description = excluded.description, url = excluded.url, image_url = excluded.image_url`,
-        [knowledgeBaseId, json(unique.map(productRecord))],
+           description = excluded.description, url = excluded.url, image_url = excluded.image_url, source_id = excluded.source_id`,
+        [knowledgeBaseId, json(unique.map(productRecord)), sourceId ?? null],
       );
     },
     async deleteProduct(knowledgeBaseId, productId) {
@@ -82,14 +83,14 @@ export function knowledgeOps(db: Db): KnowledgeOps {
       // Document and passages in one statement, so a document is never stored without its passages.
       await db().query(
         `with inserted as (
-           insert into documents (knowledge_base_id, id, title, content, url, created_at)
-           values ($1, $2, $3, $4, $5, $6)
+           insert into documents (knowledge_base_id, id, title, content, url, created_at, source_id)
+           values ($1, $2, $3, $4, $5, $6, $8)
            returning knowledge_base_id, id, title
          )
          insert into document_chunks (knowledge_base_id, document_id, position, title, content)
          select inserted.knowledge_base_id, inserted.id, c.position, inserted.title, c.content
            from inserted, jsonb_to_recordset($7::jsonb) as c(position integer, content text)`,
-        [document.knowledgeBaseId, document.id, document.title, document.content, document.url, document.createdAt, json(chunks)],
+        [document.knowledgeBaseId, document.id, document.title, document.content, document.url, document.createdAt, json(chunks), document.sourceId],
       );
     },
     async getDocument(knowledgeBaseId, documentId) {
@@ -112,6 +113,20 @@ export function knowledgeOps(db: Db): KnowledgeOps {
         [knowledgeBaseId, documentId],
       );
       return rows.length > 0;
+    },
+    async deleteDocuments(knowledgeBaseId, documentIds) {
+      if (documentIds.length === 0) return 0;
+      const rows = await db().query(
+        `with deleted as (delete from documents where knowledge_base_id = $1 and id = any($2::text[]) returning id),
+              bumped as (
+                insert into knowledge_base_vectors (knowledge_base_id, version)
+                select $1, 1 where exists (select 1 from deleted)
+                on conflict (knowledge_base_id) do update set version = knowledge_base_vectors.version + 1
+              )
+         select id from deleted`,
+        [knowledgeBaseId, [...new Set(documentIds)]],
+      );
+      return rows.length;
     },
     async listDocuments(knowledgeBaseId) {
       const rows = await db().query<DocumentRow>('select * from documents where knowledge_base_id = $1 order by created_at, id', [

@@ -1,7 +1,9 @@
 import { isIP } from 'node:net';
 
 /**
- * DESIGN.md section 5: which addresses a callback may reach when private callbacks are not allowed.
+ * The one address policy for every outbound request (DESIGN.md sections 5 and 11): callbacks, webhooks and the site
+ * reader reach only public addresses unless `SVC_ALLOW_PRIVATE_URLS=true` (or its older name
+ * `SVC_ALLOW_PRIVATE_CALLBACKS`). Names are judged again at connect time by `policyLookup` (connect.ts).
  *
  * Every public address of both families is allowed; private, loopback, link-local, CGNAT, multicast, reserved,
  * documentation and benchmarking ranges are refused, and so are IPv6 forms that carry such an IPv4 address
@@ -109,7 +111,7 @@ function isPublicV6Groups(g: number[]): boolean {
   return true;
 }
 
-/** True when a callback may connect to `address` (an IPv4 or IPv6 literal) under the default policy. */
+/** True when an outbound request may connect to `address` (an IPv4 or IPv6 literal) under the default policy. */
 export function isPublicAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 4) {
@@ -136,6 +138,17 @@ export function normaliseHost(hostname: string): string {
   return hostname.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.+$/, '');
 }
 
+/** Why a host (as in a URL) is refused under the default policy, or null; names are checked again when resolved. */
+function hostProblem(hostname: string): string | null {
+  const host = normaliseHost(hostname);
+  if (host === '') return 'has no host';
+  if (isIP(host) !== 0) {
+    return isPublicAddress(host) ? null : `must not point to a private, loopback, link-local or reserved address (${host})`;
+  }
+  if (LOCAL_NAME.test(host)) return `must not point to a local name (${host})`;
+  return null;
+}
+
 /**
  * Why a callback URL is refused under the default policy, or null when it may be used. Names are resolved and
  * checked again at every connection (DNS can change between saving the URL and delivering to it).
@@ -145,14 +158,21 @@ export function callbackUrlProblem(url: URL, allowPrivate: boolean): string | nu
     return 'callback URL must not contain credentials (they would be shown in key and delivery listings); authenticate the delivery by its signature instead';
   }
   if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) {
-    return 'callback URL must use https (http is allowed only with SVC_ALLOW_PRIVATE_CALLBACKS=true)';
+    return 'callback URL must use https (http is allowed only with SVC_ALLOW_PRIVATE_URLS=true)';
   }
   if (allowPrivate) return null;
-  const host = normaliseHost(url.hostname);
-  if (host === '') return 'callback URL has no host';
-  if (isIP(host) !== 0) {
-    return isPublicAddress(host) ? null : `callback URL must not point to a private, loopback, link-local or reserved address (${host})`;
-  }
-  if (LOCAL_NAME.test(host)) return `callback URL must not point to a local name (${host})`;
-  return null;
+  const problem = hostProblem(url.hostname);
+  return problem === null ? null : `callback URL ${problem}`;
+}
+
+/**
+ * Why the site reader may not fetch a web address (a page, a redirect hop, robots.txt), or null. Plain http is
+ * allowed (many public sites still serve it); credentials in the URL are not.
+ */
+export function webUrlProblem(url: URL, allowPrivate: boolean): string | null {
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return `only http and https addresses are read (${url.protocol})`;
+  if (url.username !== '' || url.password !== '') return 'the address must not contain credentials';
+  if (allowPrivate) return null;
+  const problem = hostProblem(url.hostname);
+  return problem === null ? null : `the address ${problem} (SVC_ALLOW_PRIVATE_URLS=true allows it)`;
 }
