@@ -11,6 +11,7 @@ import { searchOps, type SearchOptions } from './ops/search.js';
 import { sessionOps } from './ops/sessions.js';
 import { turnJobOps } from './ops/turn-jobs.js';
 import { vectorOps } from './ops/vectors.js';
+import { questionOps } from './ops/questions.js';
 import { turnAcceptOps } from './ops/turn-accept.js';
 import { webhookOps } from './ops/webhooks.js';
 import { sessionEventOps } from './ops/session-events.js';
@@ -42,5 +43,6 @@ export function createSqlOps(
     ...sessionEventOps(db, publish),
     ...analyticsOps(db),
     ...vectorOps(db),
+    ...questionOps(db),
   };
 }

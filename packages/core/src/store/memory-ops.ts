@@ -8,6 +8,7 @@ import { createMemoryGuardOps } from './memory-guard-ops.js';
 import { createMemoryOperatorOps } from './memory-operator-ops.js';
 import { createMemoryWebhookOps } from './memory-webhook-ops.js';
 import { createMemorySessionEventOps } from './memory-session-event-ops.js';
+import { createMemoryQuestionOps } from './memory-question-ops.js';
 import type { StoreSignal, TurnJob } from './turn-job-store.js';
 import { searchMemoryKnowledge } from './memory-search.js';
 import type { MemoryState } from './memory-state.js';
@@ -27,6 +28,7 @@ export function createMemoryOps(state: MemoryState, publish: (event: StoreSignal
     ...createMemorySessionEventOps(state, publish),
     ...createMemoryAnalyticsOps(state),
     ...createMemoryVectorOps(state),
+    ...createMemoryQuestionOps(state),
     async publishSignal(event) {
       publish(event);
     },
@@ -329,6 +331,15 @@ export function createMemoryOps(state: MemoryState, publish: (event: StoreSignal
     async recentMessages({ widgetId, sessionId, limit }) {
       const messages: StoredMessage[] = state.sessionMessages.get(key(widgetId, sessionId)) ?? [];
       return limit > 0 ? messages.slice(-limit).map(copy) : [];
+    },
+    async setMessageFeedback({ widgetId, sessionId, messageId, feedback }) {
+      const sessionKey = key(widgetId, sessionId);
+      const messages = state.sessionMessages.get(sessionKey) ?? [];
+      const found = messages.find((message) => message.id === messageId);
+      if (!found) return null;
+      const updated: StoredMessage = { ...found, feedback: copy(feedback) };
+      state.sessionMessages.set(sessionKey, messages.map((message) => (message === found ? updated : message)));
+      return copy(updated);
     },
 
     async upsertVisitor(accountId, visitorId, context, at) {

@@ -5,6 +5,7 @@ import type {
   KnowledgeDocument,
   LedgerEntry,
   Product,
+  QuestionGroup,
   Session,
   StoredMessage,
   Visitor,
@@ -78,6 +79,7 @@ export interface MemoryState {
   consoleSessions: Table<ConsoleSession>;
   /** Failed sign-ins keyed by (email or address, window start in ms). */
   loginFailures: Table<{ windowStart: number; count: number }>;
+  questionGroups: Table<QuestionGroup>;
 }
 
 export function createMemoryState(): MemoryState {
@@ -109,5 +111,6 @@ export function createMemoryState(): MemoryState {
     operators: table(),
     consoleSessions: table(),
     loginFailures: table(),
+    questionGroups: table(),
   };
 }

@@ -59,6 +59,7 @@ const VALID_BODIES: Record<string, () => Record<string, unknown>> = {
   sendMessage: () => ({ content: 'Do you ship to Canada?' }),
   submitForm: () => ({ formId: 'contact', answers: { name: 'Ada', email: 'ada@example.com' } }),
   rateSession: () => ({ rating: 'positive' }),
+  messageFeedback: () => ({ rating: 'down', reason: 'incomplete', comment: 'It did not say when.' }),
   createKnowledgeBase: () => ({ name: 'Fuzz KB' }),
   upsertProducts: () => ({ products: [{ id: 'p1', name: 'Tent', price: 10 }] }),
   putProduct: () => ({ name: 'Tent', price: 10 }),
