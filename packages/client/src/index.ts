@@ -41,6 +41,8 @@ export type {
   ErrorBody,
   FormSubmissionBody,
   HistoryItem,
+  MessageFeedbackBody,
+  MessageFeedbackReply,
   Identity,
   KnowledgeBase,
   KnowledgeBaseDetail,
