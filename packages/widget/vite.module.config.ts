@@ -17,6 +17,8 @@ export default defineConfig({
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact', development: false } },
   // Core's event names from its sources, bundled: @svc/core is no dependency of the published widget.
   resolve: { conditions: ['@svc/source', 'module', 'browser', 'production'] },
+  // The feedback chunk is the hosted widget's (vite.config.ts): a module build has no thumbs under replies yet.
+  define: { __SVC_FEEDBACK__: JSON.stringify('data:text/javascript,') },
   build: {
     outDir: 'dist',
     emptyOutDir: false,
