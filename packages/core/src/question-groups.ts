@@ -33,6 +33,13 @@ export function questionSimilarity(a: readonly string[], b: readonly string[]): 
   return shared / (left.size + new Set(b).size - shared);
 }
 
+/**
+ * Evaluation sessions (DESIGN.md section 12: an eval run's conversations, marked `purpose: "evaluation"` on the
+ * session by the evals) never reach the questions page. Read loosely, so the check holds whether or not this
+ * build's Session declares the mark.
+ */
+export const isEvaluation = (session: object): boolean => (session as { purpose?: unknown }).purpose === 'evaluation';
+
 /** The UTC day of an instant, `YYYY-MM-DD`: the key of a group's daily counts. */
 export const utcDay = (at: Date): string => at.toISOString().slice(0, 10);
 

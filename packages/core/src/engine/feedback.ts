@@ -1,6 +1,6 @@
 import type { MessageFeedback, Principal, Session, StoredMessage } from '../domain.js';
 import { SvcError } from '../errors.js';
-import { recordQuestion } from '../question-groups.js';
+import { isEvaluation, recordQuestion } from '../question-groups.js';
 import { messageFeedbackRequestSchema, type MessageFeedbackReply } from '../schemas/message.js';
 import { parseInput } from '../schemas/validate.js';
 import type { StoreOps } from '../store/store.js';
@@ -39,7 +39,7 @@ export async function messageFeedback(ctx: EngineContext, principal: Principal, 
     const comment = input.comment?.trim() ?? '';
     const feedback: MessageFeedback = { rating: input.rating, reason: input.reason ?? null, comment: comment === '' ? null : comment, updatedAt: ctx.clock.now() };
     await tx.setMessageFeedback({ widgetId: widget.id, sessionId: session.id, messageId: message.id, feedback });
-    if (feedback.rating === 'down' && message.feedback?.rating !== 'down') await fileThumbsDown(ctx, tx, { session, reply: message });
+    if (feedback.rating === 'down' && message.feedback?.rating !== 'down' && !isEvaluation(session)) await fileThumbsDown(ctx, tx, { session, reply: message });
     const view = feedbackView(feedback);
     written.push(...(await writeLifecycleEvent(ctx, tx, 'message.feedback', session, { feedback: { messageId: message.id, ...view } })));
     return { status: 200 as const, data: { messageId: message.id, feedback: view }, creditsConsumed: 0 };

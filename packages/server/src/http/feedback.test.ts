@@ -193,3 +193,22 @@ describe.each(PRODUCTION_STORES)('message feedback and the questions page (%s)',
     expect([badStatus.status, badStatus.body.error.field]).toEqual([400, 'status']);
   });
 });
+
+describe('evaluation sessions and the questions page (memory store)', () => {
+  it('files neither the unanswered questions nor the thumbs-down of a session marked as evaluation', async () => {
+    const h = await createHarness();
+    const adminKey = await h.newKey(['admin']);
+    const asAdmin = { key: null, headers: { Authorization: `Bearer ${adminKey}` } };
+    const id = await h.session();
+    // The evals' mark (`purpose`), set as an eval run sets it.
+    await h.store.updateSession(h.widget.id, id, { purpose: 'evaluation' } as never);
+    expect((await h.post(`${h.base}/${id}/messages`, { content: 'Can I bring my dog on a cruise?' })).body.data.sources).toEqual([]);
+    const answered = (await h.post(`${h.base}/${id}/messages`, { content: 'How do I return an item?' })).body.data.messageId as string;
+    expect((await h.post(`${h.base}/${id}/messages/${answered}/feedback`, { rating: 'down' })).status).toBe(200);
+    expect((await h.get('/admin/v1/questions', asAdmin)).body.data).toEqual([]);
+    // A visitor's session asking the same is filed.
+    const visitor = await h.session({ visitorId: 'visitor-2' });
+    await h.post(`${h.base}/${visitor}/messages`, { content: 'Can I bring my dog on a cruise?' });
+    expect((await h.get('/admin/v1/questions', asAdmin)).body.data).toHaveLength(1);
+  });
+});

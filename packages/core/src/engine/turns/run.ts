@@ -10,7 +10,7 @@ import { replyView } from '../views.js';
 import { wakeDeliveries, writeLifecycleEvent } from '../lifecycle.js';
 import { completedPayload, delivery, failedPayload } from './payloads.js';
 import { appendMessageEvent } from '../session-events.js';
-import { recordQuestion } from '../../question-groups.js';
+import { isEvaluation, recordQuestion } from '../../question-groups.js';
 
 /** Claims after which a job that keeps crashing its worker is given up (and reported as failed). */
 export const MAX_TURN_ATTEMPTS = 3;
@@ -112,7 +112,7 @@ export async function runTurnJob(ctx: EngineContext, job: TurnJob, hooks: RunHoo
     return fail(ctx, job, hooks, setting, agentFailure(error));
   }
   const outcome = await commitTurn(ctx, job, hooks, setting, reply);
-  if (outcome.ok && outcome.reply?.outcome === 'unanswered') await fileUnanswered(ctx, { job, question: userMessage.content });
+  if (outcome.ok && outcome.reply?.outcome === 'unanswered' && !isEvaluation(session)) await fileUnanswered(ctx, { job, question: userMessage.content });
   return outcome;
 }
 
