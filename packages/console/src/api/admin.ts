@@ -10,6 +10,7 @@ import type {
   KnowledgeDocument,
   Me,
   Product,
+  QuestionGroup,
   SearchHits,
   Theme,
   Webhook,
@@ -69,4 +70,9 @@ export const admin = {
   search: (kbId: string, query: string) => call<SearchHits>('POST', `/knowledge-bases/${enc(kbId)}/search`, { query }),
 
   analytics: (params: { from?: string; to?: string; widgetId?: string }) => call<Analytics>('GET', `/analytics${query(params)}`),
+
+  questions: (params: { widgetId?: string | undefined; status: string }) => list<QuestionGroup>(`/questions${query({ ...params, limit: 100 })}`),
+  answerQuestion: (groupId: string, input: { title?: string; content: string; knowledgeBaseId?: string }) =>
+    call<KnowledgeDocument>('POST', `/questions/${enc(groupId)}/answer`, input),
+  dismissQuestion: (groupId: string) => call<QuestionGroup>('POST', `/questions/${enc(groupId)}/dismiss`),
 };

@@ -2,7 +2,7 @@
  * What the admin API answers (DESIGN.md section 10), as the console reads it. The session and message views are
  * the public API's (`@svc/core` schemas) plus the handoff fields (DESIGN.md section 6).
  */
-import type { ConversationMessage, ConversationSummary, Conversation as CoreConversation, Product, SessionView, WidgetTheme } from '@svc/core/schemas';
+import type { ConversationMessage, ConversationSummary, Conversation as CoreConversation, Product, QuestionGroupView, SessionView, WidgetTheme } from '@svc/core/schemas';
 
 export type Role = 'owner' | 'agent';
 
@@ -26,6 +26,8 @@ export type Message = ConversationMessage;
 export type ConversationDetail = CoreConversation;
 
 export type { Product };
+/** A group of questions on the questions page (DESIGN.md section 12). */
+export type QuestionGroup = QuestionGroupView;
 /** The widget's look, as core validates it. */
 export type Theme = WidgetTheme;
 
