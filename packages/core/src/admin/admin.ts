@@ -129,7 +129,7 @@ export function adminOperations(ctx: AdminContext): Admin {
     analytics: (accountId, range) => usage.analytics(ctx, accountId, range),
 
     listQuestionGroups: (accountId, filters) => questions.listQuestionGroups(ctx, accountId, filters),
-    answerQuestionGroup: (scope, groupId, body) => questions.answerQuestionGroup(ctx, scope, groupId, body),
+    answerQuestionGroup: (scope, groupId, body) => questions.answerQuestionGroup(ctx, scope, { groupId, body }),
     dismissQuestionGroup: (scope, groupId) => questions.dismissQuestionGroup(ctx, scope, groupId),
   };
 }

@@ -74,8 +74,9 @@ const closedError = (group: QuestionGroup): SvcError =>
  * base; titled with the group's sample unless `title` is given) and resolves the group, together. Full-text retrieval
  * finds the document from the next turn on; its vectors follow with the embedding job.
  */
-export async function answerQuestionGroup(ctx: AdminContext, scope: AccountScope, groupId: string, body: unknown): Promise<DocumentView> {
-  const input = parseInput(answerQuestionRequestSchema, body);
+export async function answerQuestionGroup(ctx: AdminContext, scope: AccountScope, answer: { groupId: string; body: unknown }): Promise<DocumentView> {
+  const { groupId } = answer;
+  const input = parseInput(answerQuestionRequestSchema, answer.body);
   const group = await loadGroup(ctx, scope, groupId);
   if (group.status !== 'open') throw closedError(group);
   const widget = await ctx.store.getWidget(group.widgetId);

@@ -24,9 +24,14 @@ export interface MessageTarget {
  * public key reaches only the sessions a public key created. A thumbs-down files the visitor's question before the
  * reply into the questions page; every change is a `message.feedback` lifecycle event.
  */
-export async function messageFeedback(ctx: EngineContext, principal: Principal, target: MessageTarget, body: unknown): Promise<EngineResult<MessageFeedbackReply>> {
+export async function messageFeedback(
+  ctx: EngineContext,
+  principal: Principal,
+  call: { target: MessageTarget; body: unknown },
+): Promise<EngineResult<MessageFeedbackReply>> {
+  const { target } = call;
   requireScope(principal, 'conversations:chat');
-  const input = parseInput(messageFeedbackRequestSchema, body);
+  const input = parseInput(messageFeedbackRequestSchema, call.body);
   const widget = await loadWidget(ctx, principal, target.widgetId);
   const written: Delivery[] = [];
   const result = await ctx.store.transaction(async (tx) => {
