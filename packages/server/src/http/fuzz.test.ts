@@ -113,6 +113,8 @@ describe(`seeded fuzz run: ${REQUESTS} requests over a real socket (seed ${SEED}
       keyId: () => pick(['key_missing', 'key_x']),
       webhookId: () => pick(['whk_missing', 'whk_x']),
       deliveryId: () => pick(['dlv_missing', 'dlv_x']),
+      messageId: () => pick(['msg_missing', 'msg_x']),
+      groupId: () => pick(['qgr_missing', 'qgr_x']),
     };
 
     function mutate(body: Record<string, unknown>): unknown {
