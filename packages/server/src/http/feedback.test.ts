@@ -40,7 +40,7 @@ describe.each(PRODUCTION_STORES)('message feedback and the questions page (%s)',
   }
 
   it('rates a reply up, then down with a reason and a comment: free, replaced, shown in the history and stored', async () => {
-    const { h } = await setup();
+    const { h, asAdmin } = await setup();
     const { sessionId, reply } = await ask(h, 'How do I return an item?');
     const path = `${h.base}/${sessionId}/messages/${reply.messageId}/feedback`;
     const balance = (await h.store.getAccount(h.account.id))!.balance;
@@ -61,6 +61,10 @@ describe.each(PRODUCTION_STORES)('message feedback and the questions page (%s)',
     expect(history[1]).toMatchObject({ messageId: reply.messageId, feedback });
     expect((await h.store.getMessage(h.widget.id, sessionId, reply.messageId))!.feedback).toMatchObject({ rating: 'down', reason: 'incomplete' });
     expect((await h.store.getAccount(h.account.id))!.balance).toBe(balance - 1); // the history page only
+    // The console's conversation view shows it too.
+    const seen = (await h.get(`/admin/v1/conversations/${h.widget.id}/${sessionId}`, asAdmin)).body.data.messages;
+    expect(seen[0]).not.toHaveProperty('feedback');
+    expect(seen[1].feedback).toEqual(feedback);
   });
 
   it('refuses what cannot be rated, naming the field or the message', async () => {
