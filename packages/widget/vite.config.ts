@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { build, defineConfig, type InlineConfig, type Plugin } from 'vite';
+import { build, defineConfig, type InlineConfig, type Plugin, type Rolldown } from 'vite';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 /**
@@ -75,6 +76,48 @@ function loaderBuild(): Plugin {
 }
 
 /**
+ * The feedback chunk (`src/feedback.ts`, DESIGN.md section 12): built first, on its own (plain DOM, no Preact, so it
+ * shares nothing with the panel: the panel's property mangling allows one chunk only), written next to the panel as
+ * `widget-assets/fb.<hash>.js`, its name compiled into the panel as `__SVC_FEEDBACK__`.
+ */
+function feedbackChunk(): Plugin {
+  let code = '';
+  let fileName = '';
+  return {
+    name: 'svc-widget-feedback',
+    apply: 'build',
+    async config() {
+      const built = (await build({
+        configFile: false,
+        root,
+        logLevel: 'error',
+        resolve: { conditions: ['@svc/source', 'module', 'browser', 'production'] },
+        build: {
+          write: false,
+          target: 'es2022',
+          minify: true,
+          sourcemap: false,
+          // Not library mode, whose ES output keeps its whitespace (as for the panel below).
+          rolldownOptions: {
+            input: 'src/feedback.ts',
+            preserveEntrySignatures: 'strict',
+            optimization: INLINE_CONSTANTS,
+            output: { format: 'es', entryFileNames: 'feedback.js' },
+          },
+        },
+      })) as Rolldown.RolldownOutput | Rolldown.RolldownOutput[];
+      code = (Array.isArray(built) ? built[0]! : built).output[0].code;
+      // Short (the name is in the panel, whose every byte counts): `fb.<hash>.js`.
+      fileName = `fb.${createHash('sha256').update(code).digest('base64url').slice(0, 6)}.js`;
+      return { define: { __SVC_FEEDBACK__: JSON.stringify(`./${fileName}`) } };
+    },
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName: `widget-assets/${fileName}`, source: code });
+    },
+  };
+}
+
+/**
  * Builds the widget as DESIGN.md 7 splits it:
  * - `dist/widget.js`, the loader: one classic script (IIFE) a site loads with a plain `<script async>` tag. It
  *   defines `window.Svc`, draws the launcher and reads the config. `src/web.ts` sets `window.Svc` itself (guarding
@@ -92,7 +135,7 @@ export default defineConfig({
   css: { lightningcss: { exclude: 1 << 20 } },
   // Workspace packages from their sources (`@svc/core/event-stream`'s event names, written where they are read).
   resolve: { conditions: ['@svc/source', 'module', 'browser', 'production'] },
-  plugins: [loaderBuild()],
+  plugins: [feedbackChunk(), loaderBuild()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -17,6 +17,9 @@ export default defineConfig({
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact', development: false } },
   // Core's event names from its sources, bundled: @svc/core is no dependency of the published widget.
   resolve: { conditions: ['@svc/source', 'module', 'browser', 'production'] },
+  // The feedback chunk (src/feedback.ts) as an entry of its own, `dist/feedback.js`, imported by the panel's chunk
+  // in `dist/module/` (chunkFileNames below), hence `../`.
+  define: { __SVC_FEEDBACK__: JSON.stringify('../feedback.js') },
   build: {
     outDir: 'dist',
     emptyOutDir: false,
@@ -26,7 +29,7 @@ export default defineConfig({
     sourcemap: false,
     copyPublicDir: false,
     // Library mode: a plain import() of the panel, without the modulepreload helper an application build adds.
-    lib: { entry: { index: 'src/index.ts', markdown: 'src/markdown.tsx' } },
+    lib: { entry: { index: 'src/index.ts', markdown: 'src/markdown.tsx', feedback: 'src/feedback.ts' } },
     rolldownOptions: {
       external: [/^preact(\/|$)/],
       // ESM and CommonJS, each with its own chunks (`.cjs`: the package is `"type": "module"`).

@@ -15,7 +15,8 @@ export default defineProject({
   // Same JSX settings as the build, so components under test are compiled exactly as they ship.
   oxc,
   // The panel's file name the build writes into widget.js; web.test.ts swaps the module import itself.
-  define: { __SVC_PANEL__: JSON.stringify('panel.test.js') },
+  // The feedback chunk, imported from its source by components/MessageList.tsx.
+  define: { __SVC_PANEL__: JSON.stringify('panel.test.js'), __SVC_FEEDBACK__: JSON.stringify('../feedback.ts') },
   test: {
     name: 'widget',
     environment: 'happy-dom',

@@ -111,6 +111,15 @@ const CHECKS: Record<CallbackEvent['event'], Check> = {
   'session.expired': lifecycle('session.expired'),
   'session.rated': lifecycle('session.rated'),
   'session.handoff': lifecycle('session.handoff', { state: oneOf('requested', 'active', 'released') }),
+  'message.feedback': lifecycle('message.feedback', {
+    feedback: object({
+      messageId: string,
+      rating: oneOf('up', 'down'),
+      reason: oneOf('wrong', 'incomplete', 'unhelpful', 'other', null),
+      comment: nullableString,
+      updatedAt: string,
+    }),
+  }),
 };
 
 const UPGRADE = 'the signature is valid, so the sender is genuine: upgrade @svc/callbacks to the version matching your Svc server';

@@ -144,7 +144,22 @@ export interface SessionHandoffEvent extends LifecycleEventBase<'session.handoff
   state: 'requested' | 'active' | 'released';
 }
 
-export type LifecycleEvent = SessionCreatedEvent | SessionResolvedEvent | SessionExpiredEvent | SessionRatedEvent | SessionHandoffEvent;
+/** The feedback a visitor left on one AI reply (a thumbs up or down, and why). */
+export interface MessageFeedback {
+  messageId: string;
+  rating: 'up' | 'down';
+  reason: 'wrong' | 'incomplete' | 'unhelpful' | 'other' | null;
+  comment: string | null;
+  /** ISO 8601. */
+  updatedAt: string;
+}
+
+/** A visitor rated an AI reply (again: new feedback replaces the old); `data` is the reply's session. */
+export interface MessageFeedbackEvent extends LifecycleEventBase<'message.feedback'> {
+  feedback: MessageFeedback;
+}
+
+export type LifecycleEvent = SessionCreatedEvent | SessionResolvedEvent | SessionExpiredEvent | SessionRatedEvent | SessionHandoffEvent | MessageFeedbackEvent;
 
 /** Discriminated on `event`: `switch (callback.event.event)` narrows to the payload. */
 export type CallbackEvent = MessageCompletedEvent | MessageFailedEvent | LifecycleEvent;

@@ -25,6 +25,8 @@ export type {
   SessionExpiredEvent,
   SessionRatedEvent,
   SessionHandoffEvent,
+  MessageFeedbackEvent,
+  MessageFeedback,
   LifecycleHandoff,
   MessageAuthor,
   SessionResolvedEvent,

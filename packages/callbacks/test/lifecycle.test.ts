@@ -30,6 +30,14 @@ describe('verifyCallback: lifecycle webhook events (DESIGN.md 5)', () => {
     resolved,
     { event: 'session.expired', id: 'evt_03', deliveryId: 'dlv_01', createdAt: session.createdAt, data: { ...session, status: 'expired', resolvedAt: null } },
     { event: 'session.rated', id: 'evt_04', deliveryId: 'dlv_01', createdAt: session.createdAt, data: { ...session, rating: 'positive' } },
+    {
+      event: 'message.feedback',
+      id: 'evt_05',
+      deliveryId: 'dlv_01',
+      createdAt: session.createdAt,
+      feedback: { messageId: 'msg_01', rating: 'down', reason: 'incomplete', comment: 'No delivery date.', updatedAt: session.createdAt },
+      data: session,
+    },
   ])('verifies and types $event', async (event) => {
     const verified = await verifyCallback(await signedDelivery({ event }), options);
     expect(verified.event).toEqual(event);
@@ -46,6 +54,11 @@ describe('verifyCallback: lifecycle webhook events (DESIGN.md 5)', () => {
     await expect(verifyCallback(await signedDelivery({ event: { ...resolved, reason: 'bored' } }), options)).rejects.toMatchObject({
       reason: 'invalid_body',
       message: expect.stringMatching(/body.reason must be one of "ended", "agent"/),
+    });
+    const feedback = { event: 'message.feedback', id: 'evt_05', deliveryId: 'dlv_01', createdAt: session.createdAt, data: session };
+    await expect(verifyCallback(await signedDelivery({ event: { ...feedback, feedback: { messageId: 'msg_01', rating: 'meh', reason: null, comment: null, updatedAt: session.createdAt } } }), options)).rejects.toMatchObject({
+      reason: 'invalid_body',
+      message: expect.stringMatching(/body.feedback.rating must be one of "up", "down"/),
     });
   });
 

@@ -43,6 +43,8 @@ export type {
   ErrorBody,
   FormSubmissionBody,
   HistoryItem,
+  MessageFeedbackBody,
+  MessageFeedbackReply,
   Identity,
   KnowledgeBase,
   KnowledgeBaseDetail,

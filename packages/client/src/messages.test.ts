@@ -79,3 +79,18 @@ describe('client.messages', () => {
     expect(requests).toHaveLength(1);
   });
 });
+
+describe('client.messages.feedback', () => {
+  it('posts the rating, reason and comment to the message and returns the feedback now on it', async () => {
+    const feedback = { rating: 'down', reason: 'incomplete', comment: 'No delivery date.', updatedAt: '2026-01-01T00:00:00.000Z' };
+    server.use(http.post(`${messages}/msg_1/feedback`, () => HttpResponse.json({ data: { messageId: 'msg_1', feedback }, meta: meta(0) })));
+    const res = await testClient().messages.feedback({ widgetId: WIDGET, sessionId: SESSION, messageId: 'msg_1' }, { rating: 'down', reason: 'incomplete', comment: 'No delivery date.' });
+    expect(res).toMatchObject({ status: 200, data: { messageId: 'msg_1', feedback }, meta: { creditsConsumed: 0 } });
+    expect(await requests[0]!.json()).toEqual({ rating: 'down', reason: 'incomplete', comment: 'No delivery date.' });
+  });
+
+  it('refuses a dot segment as the message id before sending anything', async () => {
+    expect(() => testClient().messages.feedback({ widgetId: WIDGET, sessionId: SESSION, messageId: '..' }, { rating: 'up' })).toThrow(TypeError);
+    expect(requests).toHaveLength(0);
+  });
+});

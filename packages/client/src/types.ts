@@ -3,7 +3,7 @@
  * are imported: neither zod nor @svc/core reaches a bundle that uses this client.
  */
 import type { z } from 'zod';
-import type { createSourceRequestSchema, sourceDetailSchema, sourceSchema, createdSessionSchema, createKnowledgeBaseRequestSchema, createSessionRequestSchema, documentRequestSchema, documentSchema, endedSessionSchema, deletedSchema, knowledgeBaseDetailSchema, upsertedProductsSchema, errorBodySchema, formSubmissionRequestSchema, historyItemSchema, knowledgeBaseSchema, knowledgeSearchRequestSchema, knowledgeSearchResultSchema, messageReplySchema, metaSchema, paginationSchema, processingReplySchema, productBodySchema, productSchema, ratedSessionSchema, rateSessionRequestSchema, sendMessageRequestSchema, sessionSchema, upsertProductsRequestSchema } from '@svc/core/schemas';
+import type { createSourceRequestSchema, sourceDetailSchema, sourceSchema, createdSessionSchema, createKnowledgeBaseRequestSchema, createSessionRequestSchema, documentRequestSchema, documentSchema, endedSessionSchema, deletedSchema, knowledgeBaseDetailSchema, upsertedProductsSchema, errorBodySchema, formSubmissionRequestSchema, historyItemSchema, knowledgeBaseSchema, knowledgeSearchRequestSchema, knowledgeSearchResultSchema, messageReplySchema, metaSchema, paginationSchema, processingReplySchema, productBodySchema, productSchema, ratedSessionSchema, rateSessionRequestSchema, sendMessageRequestSchema, sessionSchema, upsertProductsRequestSchema, messageFeedbackReplySchema, messageFeedbackRequestSchema } from '@svc/core/schemas';
 
 // Bodies are what the caller sends, so they are the schemas' inputs; responses are what the server produced.
 export type CreateSessionBody = z.input<typeof createSessionRequestSchema>;
@@ -11,6 +11,8 @@ export type SendMessageBody = z.input<typeof sendMessageRequestSchema>;
 export type FormSubmissionBody = z.input<typeof formSubmissionRequestSchema>;
 export type RateSessionBody = z.input<typeof rateSessionRequestSchema>;
 export type Rating = RateSessionBody['rating'];
+/** Thumbs on one AI reply (DESIGN.md section 12): `rating`, and optionally `reason` and `comment`. */
+export type MessageFeedbackBody = z.input<typeof messageFeedbackRequestSchema>;
 export type VisitorContext = NonNullable<CreateSessionBody['visitorContext']>;
 export type Identity = NonNullable<SendMessageBody['identity']>;
 
@@ -21,6 +23,8 @@ export type RatedSession = z.output<typeof ratedSessionSchema>;
 export type MessageReply = z.output<typeof messageReplySchema>;
 export type ProcessingReply = z.output<typeof processingReplySchema>;
 export type HistoryItem = z.output<typeof historyItemSchema>;
+/** The answer to `messages.feedback`: the message and the feedback now on it. */
+export type MessageFeedbackReply = z.output<typeof messageFeedbackReplySchema>;
 export type Product = z.output<typeof productSchema>;
 export type Meta = z.output<typeof metaSchema>;
 export type Pagination = z.output<typeof paginationSchema>;

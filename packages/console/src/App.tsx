@@ -8,6 +8,7 @@ import { ConversationScreen } from './screens/Conversation.js';
 import { Inbox } from './screens/Inbox.js';
 import { KeysScreen } from './screens/Keys.js';
 import { KnowledgeBaseScreen, KnowledgeList } from './screens/Knowledge.js';
+import { Questions } from './screens/Questions.js';
 import { SignIn } from './screens/SignIn.js';
 import { WidgetEditor } from './screens/WidgetEditor.js';
 import { WidgetList } from './screens/Widgets.js';
@@ -16,6 +17,7 @@ const NAV: { label: string; path: string; screens: Route['screen'][]; ownerOnly:
   { label: 'Conversations', path: href('conversations'), screens: ['inbox', 'conversation'], ownerOnly: false },
   { label: 'Widgets', path: href('widgets'), screens: ['widgets', 'widget'], ownerOnly: true },
   { label: 'Knowledge', path: href('knowledge'), screens: ['knowledge', 'knowledgeBase'], ownerOnly: true },
+  { label: 'Questions', path: href('questions'), screens: ['questions'], ownerOnly: true },
   { label: 'Keys & webhooks', path: href('keys'), screens: ['keys'], ownerOnly: true },
   { label: 'Analytics', path: href('analytics'), screens: ['analytics'], ownerOnly: true },
 ];
@@ -37,6 +39,8 @@ function Screen({ route, me }: { route: Route; me: Me }) {
       return owner ? <KeysScreen /> : <Inbox />;
     case 'analytics':
       return owner ? <Analytics /> : <Inbox />;
+    case 'questions':
+      return owner ? <Questions /> : <Inbox />;
     default:
       return <Inbox />;
   }

@@ -12,7 +12,8 @@ export type Route =
   | { screen: 'knowledge' }
   | { screen: 'knowledgeBase'; kbId: string }
   | { screen: 'keys' }
-  | { screen: 'analytics' };
+  | { screen: 'analytics' }
+  | { screen: 'questions' };
 
 export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
@@ -22,6 +23,7 @@ export function parseRoute(hash: string): Route {
   if (head === 'knowledge') return a ? { screen: 'knowledgeBase', kbId: a } : { screen: 'knowledge' };
   if (head === 'keys') return { screen: 'keys' };
   if (head === 'analytics') return { screen: 'analytics' };
+  if (head === 'questions') return { screen: 'questions' };
   return { screen: 'inbox' };
 }
 

@@ -248,7 +248,50 @@ export interface StoredMessage {
   /** AI replies: what the turn came to, and the retrieval confidence it was decided on (null: no retrieval). */
   outcome?: MessageOutcome;
   confidence?: number | null;
+  /** AI replies a visitor rated (DESIGN.md section 12): absent until rated; a new rating replaces it. */
+  feedback?: MessageFeedback;
 }
+
+/** A visitor's thumbs on one reply (DESIGN.md section 12). */
+export type FeedbackRating = 'up' | 'down';
+export type FeedbackReason = 'wrong' | 'incomplete' | 'unhelpful' | 'other';
+export interface MessageFeedback {
+  rating: FeedbackRating;
+  reason: FeedbackReason | null;
+  comment: string | null;
+  updatedAt: Date;
+}
+
+/**
+ * A group of similar questions the assistant failed (DESIGN.md section 12): asked and unanswered, or asked before a
+ * reply rated thumbs-down. Built incrementally: each new question joins the most similar open group of its widget
+ * and kind, or opens one.
+ */
+export type QuestionGroupKind = 'unanswered' | 'thumbs_down';
+export type QuestionGroupStatus = 'open' | 'resolved' | 'dismissed';
+export interface QuestionGroup {
+  id: string;
+  accountId: string;
+  widgetId: string;
+  kind: QuestionGroupKind;
+  status: QuestionGroupStatus;
+  /** The first question of the group, as asked. */
+  sample: string;
+  /** The sample's distinct terms (folded, stemmed, no stopwords): what later questions are compared with. */
+  terms: string[];
+  count: number;
+  firstAskedAt: Date;
+  lastAskedAt: Date;
+  /** The sessions that asked, oldest first, at most {@link MAX_GROUP_SESSIONS} (the newest kept). */
+  sessions: string[];
+  /** Questions per UTC day (`YYYY-MM-DD`). */
+  daily: Record<string, number>;
+  /** When it was resolved or dismissed. */
+  closedAt: Date | null;
+  /** The knowledge document written as its answer. */
+  documentId: string | null;
+}
+export const MAX_GROUP_SESSIONS = 20;
 
 export interface KnowledgeBase {
   id: string;

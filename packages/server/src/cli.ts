@@ -41,7 +41,8 @@ Usage: svc <command> [options]      (from the repository root: pnpm svc <command
   keys list [--account A]
   webhooks create --account A --url U [--events e1,e2] → { "id": "whk_…", "url", "events", "secret": "whsec_…" } (shown
                                                        once). Events: session.created, session.resolved,
-                                                       session.expired, session.rated, session.handoff (default: all)
+                                                       session.expired, session.rated, session.handoff,
+                                                       message.feedback (default: all)
   webhooks list --account A                            An account's lifecycle webhook endpoints
   webhooks delete --id W
   webhooks rotate-secret --id W [--grace-seconds N]    New secret; the old one also signs for N s (86400)

@@ -558,6 +558,45 @@ update documents d set source_id = s.id
  where s.knowledge_base_id = d.knowledge_base_id and s.type = 'manual';
 `;
 
+/**
+ * DESIGN.md section 12: per-message feedback and the questions page.
+ *
+ * - `messages.feedback`: a visitor's thumbs on an AI reply `{ rating, reason, comment, updatedAt }`, null until rated.
+ * - `question_groups`: unanswered and thumbs-down questions grouped by similarity as they arrive; `terms` are the
+ *   first question's (what later ones are compared with), `sessions` the newest askers (bounded), `daily` the count
+ *   per UTC day `{ "YYYY-MM-DD": n }` (the trend). `question_groups_open` finds the groups a new question may join,
+ *   `question_groups_by_account` pages the admin list.
+ * - `message.feedback` joins the lifecycle events a delivery may carry.
+ */
+const feedbackAndQuestions = /* sql */ `
+alter table messages add column feedback jsonb;
+
+create table question_groups (
+  id text collate "C" primary key,
+  account_id text not null,
+  widget_id text not null,
+  kind text not null check (kind in ('unanswered', 'thumbs_down')),
+  status text not null check (status in ('open', 'resolved', 'dismissed')),
+  sample text not null,
+  terms jsonb not null,
+  count integer not null,
+  first_asked_at timestamptz not null,
+  last_asked_at timestamptz not null,
+  sessions jsonb not null,
+  daily jsonb not null,
+  closed_at timestamptz,
+  document_id text
+);
+create index question_groups_open on question_groups (widget_id, kind, last_asked_at desc) where status = 'open';
+create index question_groups_by_account on question_groups (account_id, status, last_asked_at desc, id desc);
+
+alter table deliveries drop constraint deliveries_event_check;
+alter table deliveries add constraint deliveries_event_check check (
+  event in ('message.completed', 'message.failed', 'session.created', 'session.resolved', 'session.expired', 'session.rated', 'session.handoff',
+    'message.feedback')
+);
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', sql: initial },
   { version: 2, name: 'callbacks_and_identity', sql: callbacksAndIdentity },
@@ -571,4 +610,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 10, name: 'hyphenated_numbers', sql: hyphenatedNumbers },
   { version: 11, name: 'passage_vectors', sql: passageVectors },
   { version: 12, name: 'knowledge_sources', sql: knowledgeSources },
+  { version: 13, name: 'feedback_and_questions', sql: feedbackAndQuestions },
 ];

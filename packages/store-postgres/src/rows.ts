@@ -1,4 +1,4 @@
-import type { Account, ApiKey, ConsoleSession, Credits, Delivery, WebhookEndpoint, FormDefinition, IdentityClaims, IdentitySecret, KnowledgeBase, KnowledgeDocument, LedgerEntry, Handoff, MessageAction, MessageAuthor, MessageOutcome, MessageSource, Operator, Product, Scope, Session, StoredMessage, SurfacedForm, TokenUsage, TurnJob, Visitor, VisitorContext, Widget, WidgetTheme } from '@svc/core/store-kit';
+import type { Account, ApiKey, ConsoleSession, Credits, Delivery, WebhookEndpoint, FormDefinition, IdentityClaims, IdentitySecret, KnowledgeBase, KnowledgeDocument, LedgerEntry, Handoff, MessageAction, MessageAuthor, MessageFeedback, MessageOutcome, MessageSource, QuestionGroup, Operator, Product, Scope, Session, StoredMessage, SurfacedForm, TokenUsage, TurnJob, Visitor, VisitorContext, Widget, WidgetTheme } from '@svc/core/store-kit';
 
 /**
  * Rows as both drivers return them: `timestamptz` as Date, JSONB parsed, `double precision` and `integer` as numbers.
@@ -262,6 +262,8 @@ export interface MessageRow {
   sources: MessageSource[] | null;
   outcome: MessageOutcome | null;
   confidence: number | null;
+  /** `updatedAt` as ISO text: a JSON column (or a message inside a JSON history) keeps no dates. */
+  feedback?: (Omit<MessageFeedback, 'updatedAt'> & { updatedAt: string | Date }) | null;
 }
 
 export const toMessage = (row: MessageRow): StoredMessage => ({
@@ -283,6 +285,42 @@ export const toMessage = (row: MessageRow): StoredMessage => ({
   // AI replies only, as the memory store keeps them: other messages have none of the three.
   ...(row.sources === null || row.sources === undefined ? {} : { sources: row.sources }),
   ...(row.outcome === null || row.outcome === undefined ? {} : { outcome: row.outcome, confidence: row.confidence }),
+  // Rated replies only, as the memory store keeps them.
+  ...(row.feedback === null || row.feedback === undefined ? {} : { feedback: { ...row.feedback, updatedAt: new Date(row.feedback.updatedAt) } }),
+});
+
+export interface QuestionGroupRow {
+  id: string;
+  account_id: string;
+  widget_id: string;
+  kind: QuestionGroup['kind'];
+  status: QuestionGroup['status'];
+  sample: string;
+  terms: string[];
+  count: number;
+  first_asked_at: Date;
+  last_asked_at: Date;
+  sessions: string[];
+  daily: Record<string, number>;
+  closed_at: Date | null;
+  document_id: string | null;
+}
+
+export const toQuestionGroup = (row: QuestionGroupRow): QuestionGroup => ({
+  id: row.id,
+  accountId: row.account_id,
+  widgetId: row.widget_id,
+  kind: row.kind,
+  status: row.status,
+  sample: row.sample,
+  terms: row.terms,
+  count: row.count,
+  firstAskedAt: row.first_asked_at,
+  lastAskedAt: row.last_asked_at,
+  sessions: row.sessions,
+  daily: row.daily,
+  closedAt: row.closed_at,
+  documentId: row.document_id,
 });
 
 export interface VisitorRow {

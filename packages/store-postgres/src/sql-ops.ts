@@ -12,6 +12,7 @@ import { sessionOps } from './ops/sessions.js';
 import { sourceOps } from './ops/sources.js';
 import { turnJobOps } from './ops/turn-jobs.js';
 import { vectorOps } from './ops/vectors.js';
+import { questionOps } from './ops/questions.js';
 import { turnAcceptOps } from './ops/turn-accept.js';
 import { webhookOps } from './ops/webhooks.js';
 import { sessionEventOps } from './ops/session-events.js';
@@ -44,5 +45,6 @@ export function createSqlOps(
     ...analyticsOps(db),
     ...vectorOps(db),
     ...sourceOps(db),
+    ...questionOps(db),
   };
 }

@@ -6,3 +6,6 @@ declare module '*.css?inline' {
 
 /** The panel chunk's file name (`panel.<hash>.js`), written into widget.js by the build (vite.config.ts). */
 declare const __SVC_PANEL__: string;
+
+/** The feedback chunk, relative to the panel (`./fb.<hash>.js`), written into the panel by the build (vite.config.ts). */
+declare const __SVC_FEEDBACK__: string;

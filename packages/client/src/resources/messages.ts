@@ -1,7 +1,7 @@
 import { paginate } from '../paginate.js';
-import { sessionPath } from '../paths.js';
+import { segment, sessionPath } from '../paths.js';
 import type { Transport } from '../transport.js';
-import type { CallOptions, HistoryItem, ListQuery, PageResponse, PostOptions, SendMessageBody, TurnResponse } from '../types.js';
+import type { ApiResponse, CallOptions, HistoryItem, ListQuery, MessageFeedbackBody, MessageFeedbackReply, PageResponse, PostOptions, SendMessageBody, TurnResponse } from '../types.js';
 
 /** Message endpoints (spec 4.2, 4.7). */
 export interface MessagesResource {
@@ -32,14 +32,24 @@ export interface MessagesResource {
    * for await (const item of client.messages.iterate('wgt_123', 'sess_abc')) console.log(item.role, item.content);
    */
   iterate(widgetId: string, sessionId: string, query?: ListQuery, options?: CallOptions): AsyncGenerator<HistoryItem, void, undefined>;
+  /**
+   * Rates one AI reply thumbs up or down (DESIGN.md section 12); rating again replaces it. Free. A visitor message
+   * or a person's reply is refused with 409 `message_not_rateable`.
+   *
+   * @example
+   * const message = { widgetId: 'wgt_123', sessionId: 'sess_abc', messageId: 'msg_01J…' };
+   * await client.messages.feedback(message, { rating: 'down', reason: 'incomplete', comment: 'No delivery date.' });
+   */
+  feedback(message: { widgetId: string; sessionId: string; messageId: string }, body: MessageFeedbackBody, options?: PostOptions): Promise<ApiResponse<MessageFeedbackReply>>;
 }
 
 export function createMessagesResource(transport: Transport): MessagesResource {
-  const list: MessagesResource['list'] = (widgetId, sessionId, query = {}, options) =>
-    transport.get(`${sessionPath(widgetId, sessionId)}/messages`, options, query);
+  const path = (widgetId: string, sessionId: string): string => `${sessionPath(widgetId, sessionId)}/messages`;
+  const list: MessagesResource['list'] = (widgetId, sessionId, query = {}, options) => transport.get(path(widgetId, sessionId), options, query);
   return {
-    send: (widgetId, sessionId, body, options) => transport.post(`${sessionPath(widgetId, sessionId)}/messages`, body, options),
+    send: (widgetId, sessionId, body, options) => transport.post(path(widgetId, sessionId), body, options),
     list,
     iterate: (widgetId, sessionId, query, options) => paginate((page) => list(widgetId, sessionId, page, options), query),
+    feedback: (message, body, options) => transport.post(`${path(message.widgetId, message.sessionId)}/${segment('messageId', message.messageId)}/feedback`, body, options),
   };
 }

@@ -4,7 +4,8 @@ import { gzipSync } from 'node:zlib';
 
 /**
  * The client's budget in a browser bundle, gzipped: 6.5 KiB before streaming turns, whose SSE reader and events add
- * about 1.1 KiB; knowledge sources and file uploads (`client.sources`) add about 0.12 KiB.
+ * about 1.1 KiB; knowledge sources and file uploads (`client.sources`) add about 0.12 KiB and `messages.feedback`
+ * (DESIGN.md section 12) 40 bytes.
  */
 export const BUNDLE_BUDGET_BYTES = 8.25 * 1024;
 

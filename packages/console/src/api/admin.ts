@@ -11,6 +11,7 @@ import type {
   Me,
   NewWebsite,
   Product,
+  QuestionGroup,
   SearchHits,
   Source,
   SourceDetail,
@@ -78,4 +79,9 @@ export const admin = {
   uploadFile: (kbId: string, file: File) => upload<Source>(`/knowledge-bases/${enc(kbId)}/files`, file),
 
   analytics: (params: { from?: string; to?: string; widgetId?: string }) => call<Analytics>('GET', `/analytics${query(params)}`),
+
+  questions: (params: { widgetId?: string | undefined; status: string }) => list<QuestionGroup>(`/questions${query({ ...params, limit: 100 })}`),
+  answerQuestion: (groupId: string, input: { title?: string; content: string; knowledgeBaseId?: string }) =>
+    call<KnowledgeDocument>('POST', `/questions/${enc(groupId)}/answer`, input),
+  dismissQuestion: (groupId: string) => call<QuestionGroup>('POST', `/questions/${enc(groupId)}/dismiss`),
 };

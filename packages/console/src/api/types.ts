@@ -2,7 +2,7 @@
  * What the admin API answers (DESIGN.md section 10), as the console reads it. The session and message views are
  * the public API's (`@svc/core` schemas) plus the handoff fields (DESIGN.md section 6).
  */
-import type { ConversationMessage, ConversationSummary, Conversation as CoreConversation, Product, SessionView, SourceDetail, SourceView, WidgetTheme } from '@svc/core/schemas';
+import type { ConversationMessage, ConversationSummary, Conversation as CoreConversation, Product, SessionView, SourceDetail, SourceView, WidgetTheme, QuestionGroupView } from '@svc/core/schemas';
 
 export type Role = 'owner' | 'agent';
 
@@ -38,6 +38,8 @@ export interface NewWebsite {
   maxPages?: number;
   schedule?: 'off' | 'daily' | 'weekly';
 }
+/** A group of questions on the questions page (DESIGN.md section 12). */
+export type QuestionGroup = QuestionGroupView;
 /** The widget's look, as core validates it. */
 export type Theme = WidgetTheme;
 

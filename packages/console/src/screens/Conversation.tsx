@@ -95,6 +95,13 @@ function MessageItem({ message }: { message: Message }) {
       <Products message={message} />
       <Forms message={message} />
       <Credits message={message} />
+      {message.feedback && (
+        <p class="hint" data-testid="message-feedback">
+          Visitor rated it {message.feedback.rating === 'up' ? 'helpful' : 'not helpful'}
+          {message.feedback.reason && ` (${message.feedback.reason})`}
+          {message.feedback.comment && `: “${message.feedback.comment}”`}
+        </p>
+      )}
     </li>
   );
 }

@@ -6,7 +6,7 @@ import { useAction, useLoad } from '../hooks.js';
 
 /** The scopes a server key may hold and the lifecycle events a webhook may receive (as `@svc/core` lists them). */
 export const SCOPES = ['conversations:chat', 'identity:assert', 'knowledge:read', 'knowledge:write', 'admin'] as const;
-export const WEBHOOK_EVENTS = ['session.created', 'session.resolved', 'session.expired', 'session.rated', 'session.handoff'] as const;
+export const WEBHOOK_EVENTS = ['session.created', 'session.resolved', 'session.expired', 'session.rated', 'session.handoff', 'message.feedback'] as const;
 
 interface Shown {
   label: string;

@@ -16,6 +16,8 @@ import * as deliveries from './deliveries.js';
 import * as keys from './keys.js';
 import * as knowledge from './knowledge.js';
 import * as webhooks from './webhooks.js';
+import * as questions from './questions.js';
+import type { QuestionFilters, QuestionGroupView } from '../schemas/questions.js';
 import * as widgets from './widgets.js';
 
 export interface AdminOptions {
@@ -81,6 +83,11 @@ export interface Admin {
   replayDelivery(scope: AccountScope, deliveryId: string): Promise<Delivery>;
 
   analytics(accountId: string, range: usage.AnalyticsRange): Promise<usage.Analytics>;
+
+  /** The questions page (DESIGN.md section 12). */
+  listQuestionGroups(accountId: string, filters?: QuestionFilters): Promise<{ items: QuestionGroupView[]; nextCursor: string | null }>;
+  answerQuestionGroup(scope: AccountScope, groupId: string, body: unknown): Promise<DocumentView>;
+  dismissQuestionGroup(scope: AccountScope, groupId: string): Promise<QuestionGroupView>;
 }
 
 /**
@@ -140,5 +147,9 @@ export function adminOperations(ctx: AdminContext): Admin {
     replayDelivery: (scope, id) => deliveries.replayDelivery(ctx, scope, id),
 
     analytics: (accountId, range) => usage.analytics(ctx, accountId, range),
+
+    listQuestionGroups: (accountId, filters) => questions.listQuestionGroups(ctx, accountId, filters),
+    answerQuestionGroup: (scope, groupId, body) => questions.answerQuestionGroup(ctx, scope, { groupId, body }),
+    dismissQuestionGroup: (scope, groupId) => questions.dismissQuestionGroup(ctx, scope, groupId),
   };
 }

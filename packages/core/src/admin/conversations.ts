@@ -4,13 +4,13 @@ import type { MessageAuthor, OperatorRef, Product, ReplyFormat, Session, StoredM
 import { SvcError } from '../errors.js';
 import { fromBase64url, base64url } from '../cursor.js';
 import { applyExpiry, touch } from '../session-machine.js';
-import { contentSchema } from '../schemas/message.js';
+import { contentSchema, type MessageFeedbackView } from '../schemas/message.js';
 import { ratingSchema, sessionStatusSchema, type SessionView } from '../schemas/session.js';
 import { parseInput } from '../schemas/validate.js';
 import { recordExpiry, wakeDeliveries, writeLifecycleEvent, type HandoffChange } from '../engine/lifecycle.js';
 import { appendMessageEvent } from '../engine/session-events.js';
 import { completedPayload, delivery } from '../engine/turns/payloads.js';
-import { replyView, sessionView } from '../engine/views.js';
+import { feedbackView, replyView, sessionView } from '../engine/views.js';
 import type { Delivery } from '../store/turn-job-store.js';
 import type { SessionEvent } from '../store/session-event-store.js';
 import { EVENT_ID_PATTERN } from '../store/session-event-store.js';
@@ -51,6 +51,8 @@ export interface ConversationMessage {
   forms: SurfacedForm[];
   credits: Credits | null;
   author?: MessageAuthor;
+  /** The visitor's thumbs on an AI reply (DESIGN.md section 12). */
+  feedback?: MessageFeedbackView;
   createdAt: string;
 }
 
@@ -303,6 +305,7 @@ function conversationMessage(message: StoredMessage): ConversationMessage {
     forms: message.forms,
     credits: message.credits,
     ...(message.author ? { author: { ...message.author } } : {}),
+    ...(message.feedback ? { feedback: feedbackView(message.feedback) } : {}),
     createdAt: message.createdAt.toISOString(),
   };
 }

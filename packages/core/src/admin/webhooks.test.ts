@@ -24,7 +24,7 @@ describe('webhook endpoint operations', () => {
       id: webhook.id,
       accountId,
       url: 'https://hooks.example.com/in',
-      events: ['session.created', 'session.resolved', 'session.expired', 'session.rated', 'session.handoff'],
+      events: ['session.created', 'session.resolved', 'session.expired', 'session.rated', 'session.handoff', 'message.feedback'],
       secret,
       previousSecret: null,
       previousSecretExpiresAt: null,

@@ -12,11 +12,12 @@ import type { EngineContext } from '../context.js';
 import { listMessages, listProducts, type ListQueryInput } from './lists.js';
 import { sendMessage, submitForm, type TurnCallOptions, type TurnResult } from './messages.js';
 import { createSession, endSession, getSession, rateSession } from './sessions.js';
+import { messageFeedback, type MessageTarget } from './feedback.js';
 import type { TurnObserver } from './observer.js';
 import { createTurnRunner, type TurnRunner } from './turns/runner.js';
 import { expireDueSessions } from './lifecycle.js';
 import type { CreatedSession, EndedSession, RatedSession, SessionView } from '../schemas/session.js';
-import type { HistoryItem } from '../schemas/message.js';
+import type { HistoryItem, MessageFeedbackReply } from '../schemas/message.js';
 import type { ProductInput } from '../schemas/product.js';
 import type { Deleted, DocumentView, KnowledgeBaseDetail, KnowledgeBaseView, KnowledgeSearchResult, UpsertedProducts } from '../schemas/knowledge.js';
 import * as knowledge from './knowledge.js';
@@ -94,6 +95,8 @@ export interface Engine {
   listMessages(principal: Principal, widgetId: string, sessionId: string, query: ListQueryInput): Promise<PageResult<HistoryItem>>;
   endSession(principal: Principal, widgetId: string, sessionId: string): Promise<EngineResult<EndedSession>>;
   rateSession(principal: Principal, widgetId: string, sessionId: string, body: unknown): Promise<EngineResult<RatedSession>>;
+  /** POST …/messages/{messageId}/feedback (DESIGN.md section 12): thumbs on an AI reply; again replaces it. Free. */
+  messageFeedback(principal: Principal, target: MessageTarget, body: unknown): Promise<EngineResult<MessageFeedbackReply>>;
   getSession(principal: Principal, widgetId: string, sessionId: string): Promise<EngineResult<SessionView>>;
   /**
    * GET …/events (DESIGN.md section 6): checks access as get-session does and opens the session's event feed after
@@ -171,6 +174,7 @@ export function createEngine(options: EngineOptions, ctx: EngineContext = engine
     listMessages: (p, w, s, query) => listMessages(ctx, p, w, s, query),
     endSession: (p, w, s) => endSession(ctx, p, w, s),
     rateSession: (p, w, s, body) => rateSession(ctx, p, w, s, body),
+    messageFeedback: (p, target, body) => messageFeedback(ctx, p, { target, body }),
     getSession: (p, w, s) => getSession(ctx, p, w, s),
     openSessionEvents: (p, w, s, last) => openSessionEvents(ctx, p, w, s, last),
     listProducts: (p, kb, query) => listProducts(ctx, p, kb, query),

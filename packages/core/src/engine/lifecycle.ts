@@ -1,5 +1,6 @@
 import type { Clock } from '../clock.js';
 import type { Session } from '../domain.js';
+import type { MessageFeedbackView } from '../schemas/message.js';
 import type { Ids } from '../ids.js';
 import { pendingDelivery, type Delivery } from '../store/turn-job-store.js';
 import type { StoreOps } from '../store/store.js';
@@ -10,6 +11,9 @@ import { SESSION_EVENT_RETENTION_MS } from '../store/session-event-store.js';
 
 /** How a session came to be resolved (`session.resolved`'s `reason`). */
 export type ResolvedReason = 'ended' | 'agent' | 'operator';
+
+/** `message.feedback`'s `feedback`: the rated message and its feedback now (DESIGN.md section 12). */
+export type FeedbackChange = { messageId: string } & MessageFeedbackView;
 
 /** `session.handoff`'s `state`: the handoff's new state, or `released` back to the AI. */
 export type HandoffChange = 'requested' | 'active' | 'released';
@@ -33,16 +37,19 @@ export async function writeLifecycleEvent(
   tx: StoreOps,
   event: LifecycleEventName,
   session: Session,
-  extra: { reason?: ResolvedReason; state?: HandoffChange } = {},
+  extra: { reason?: ResolvedReason; state?: HandoffChange; feedback?: FeedbackChange } = {},
 ): Promise<Delivery[]> {
-  await tx.appendSessionEvent({
-    accountId: session.accountId,
-    widgetId: session.widgetId,
-    sessionId: session.id,
-    type: SESSION_EVENT.sessionUpdated,
-    data: sessionView(session),
-    createdAt: ctx.clock.now(),
-  });
+  // Feedback changes a message, not the session: the session's event log has nothing new to show.
+  if (!extra.feedback) {
+    await tx.appendSessionEvent({
+      accountId: session.accountId,
+      widgetId: session.widgetId,
+      sessionId: session.id,
+      type: SESSION_EVENT.sessionUpdated,
+      data: sessionView(session),
+      createdAt: ctx.clock.now(),
+    });
+  }
   const endpoints = (await tx.listWebhooks(session.accountId)).filter((endpoint) => endpoint.events.includes(event));
   if (endpoints.length === 0) return [];
   const now = ctx.clock.now();
@@ -58,7 +65,7 @@ export async function writeLifecycleEvent(
         webhookId: endpoint.id,
         widgetId: session.widgetId,
         sessionId: session.id,
-        messageId: null,
+        messageId: extra.feedback?.messageId ?? null,
         event,
         payload: JSON.stringify(body),
         url: endpoint.url,

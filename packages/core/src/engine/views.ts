@@ -1,6 +1,6 @@
-import type { ReplyFormat, Session, StoredMessage } from '../domain.js';
+import type { MessageFeedback, ReplyFormat, Session, StoredMessage } from '../domain.js';
 import type { ReplyFormatter } from './context.js';
-import type { MessageReply, HistoryItem } from '../schemas/message.js';
+import type { MessageReply, HistoryItem, MessageFeedbackView } from '../schemas/message.js';
 import type { CreatedSession, SessionView } from '../schemas/session.js';
 import { zeroCredits } from '../credits.js';
 
@@ -64,5 +64,13 @@ export function historyItemView(message: StoredMessage, view: ContentView): Hist
   };
   if (message.role === 'assistant' && message.products.length > 0) item.products = message.products;
   if (message.author) item.author = { type: message.author.type, name: message.author.name };
+  if (isRateable(message)) item.feedback = message.feedback ? feedbackView(message.feedback) : null;
   return item;
+}
+
+/** Replies the AI wrote can be rated (DESIGN.md section 12); visitor messages and a person's replies cannot. */
+export const isRateable = (message: StoredMessage): boolean => message.role === 'assistant' && !message.author;
+
+export function feedbackView(feedback: MessageFeedback): MessageFeedbackView {
+  return { rating: feedback.rating, reason: feedback.reason, comment: feedback.comment, updatedAt: feedback.updatedAt.toISOString() };
 }

@@ -5,7 +5,7 @@ import { isoDateTime, languageSchema, timezoneSchema } from './common.js';
 import { creditsSchema } from './credits.js';
 import { formDefinitionSchema, surfacedFormSchema } from './form.js';
 import { knowledgeSearchRequestSchema } from './knowledge.js';
-import { contentSchema, messageAuthorSchema } from './message.js';
+import { contentSchema, messageAuthorSchema, messageFeedbackSchema } from './message.js';
 import { productSchema } from './product.js';
 import { sessionSchema } from './session.js';
 import { widgetThemeSchema } from './widget.js';
@@ -45,6 +45,8 @@ export const conversationMessageSchema = z.object({
   forms: z.array(surfacedFormSchema),
   credits: creditsSchema.nullable(),
   author: messageAuthorSchema.optional(),
+  /** The visitor's thumbs on an AI reply (DESIGN.md section 12); absent until rated. */
+  feedback: messageFeedbackSchema.optional(),
   createdAt: isoDateTime,
 });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { messageAuthorSchema, messageReplySchema } from './message.js';
+import { messageAuthorSchema, messageFeedbackSchema, messageReplySchema } from './message.js';
 import { sessionSchema } from './session.js';
 
 /**
@@ -46,6 +46,10 @@ export const sessionResolvedEventSchema = lifecycleEventSchema('session.resolved
 });
 export const sessionExpiredEventSchema = lifecycleEventSchema('session.expired');
 export const sessionRatedEventSchema = lifecycleEventSchema('session.rated');
+/** A visitor rated an AI reply (DESIGN.md section 12): `feedback` names the message; `data` is its session. */
+export const messageFeedbackEventSchema = lifecycleEventSchema('message.feedback').extend({
+  feedback: messageFeedbackSchema.extend({ messageId: z.string() }),
+});
 /** `requested` (the visitor asked for a person), `active` (an operator took over), `released` (back to the AI). */
 export const sessionHandoffEventSchema = lifecycleEventSchema('session.handoff').extend({
   state: z.enum(['requested', 'active', 'released']),

@@ -8,8 +8,8 @@ export { LABEL_PATTERN, visitorIdSchema, sessionIdSchema, languageSchema, isIana
 export { creditsSchema, usageSchema, metaSchema, paginationSchema, errorBodySchema, envelope, listEnvelope } from './credits.js';
 export { sessionStatusSchema, ratingSchema, createSessionRequestSchema, createdSessionSchema, operatorRefSchema, handoffSchema, sessionSchema, endedSessionSchema, rateSessionRequestSchema, ratedSessionSchema } from './session.js';
 export type { CreateSessionRequest, CreatedSession, SessionView, HandoffView, EndedSession, RateSessionRequest, RatedSession } from './session.js';
-export { contentSchema, sendMessageRequestSchema, actionSchema, messageSourceSchema, messageReplySchema, processingReplySchema, messageAuthorSchema, historyItemSchema, listQuerySchema } from './message.js';
-export type { SendMessageRequest, MessageReply, ProcessingReply, HistoryItem, ListQuery } from './message.js';
+export { contentSchema, sendMessageRequestSchema, actionSchema, messageSourceSchema, messageReplySchema, processingReplySchema, messageAuthorSchema, historyItemSchema, listQuerySchema, messageFeedbackRequestSchema, messageFeedbackSchema, messageFeedbackReplySchema } from './message.js';
+export type { SendMessageRequest, MessageReply, ProcessingReply, HistoryItem, ListQuery, MessageFeedbackRequest, MessageFeedbackView, MessageFeedbackReply } from './message.js';
 export { responseTypeSchema } from './response-type.js';
 export type { ResponseType } from './response-type.js';
 export { questionKindSchema, formQuestionSchema, surfacedFormSchema, formDefinitionSchema, formSubmissionRequestSchema } from './form.js';
@@ -26,7 +26,9 @@ export { MIN_PASSWORD_LENGTH, operatorRoleSchema, loginRequestSchema, createOper
 export type { LoginRequest, CreateOperatorRequest, ChangePasswordRequest, OperatorView, ConsoleSessionView } from './operator.js';
 export { accountViewSchema, messagePreviewSchema, conversationSummarySchema, conversationMessageSchema, conversationSchema, operatorReplyRequestSchema, widgetSettingsSchema, createWidgetRequestSchema, widgetViewSchema, widgetFormsRequestSchema, rotateSecretRequestSchema, identitySecretSchema, keyViewSchema, createKeyRequestSchema, createPublicKeyRequestSchema, createdKeySchema, callbackSecretSchema, webhookViewSchema, createWebhookRequestSchema, createdWebhookSchema, webhookSecretSchema, deliveryViewSchema, deliveryFiltersSchema, importedKnowledgeSchema, productPageQuerySchema, adminSearchRequestSchema, analyticsQuerySchema, analyticsSchema } from './admin.js';
 export type { AccountViewBody } from './admin.js';
-export { messageCompletedEventSchema, messageFailedEventSchema, sessionCreatedEventSchema, sessionResolvedEventSchema, sessionExpiredEventSchema, sessionRatedEventSchema, sessionHandoffEventSchema } from './callback.js';
+export { questionFiltersSchema, questionGroupSchema, answerQuestionRequestSchema } from './questions.js';
+export type { QuestionFilters, QuestionGroupView, AnswerQuestionRequest } from './questions.js';
+export { messageCompletedEventSchema, messageFailedEventSchema, sessionCreatedEventSchema, sessionResolvedEventSchema, sessionExpiredEventSchema, sessionRatedEventSchema, sessionHandoffEventSchema, messageFeedbackEventSchema } from './callback.js';
 // The names live in the dependency-free @svc/core/event-stream, which small bundles import instead.
 export { SESSION_EVENT, TURN_EVENT } from '../event-stream.js';
 export type { SessionEventName, TurnEventName } from '../event-stream.js';

@@ -55,13 +55,35 @@ export const processingReplySchema = z.object({
 /** On replies a person wrote during a handoff (DESIGN.md section 6); AI and visitor messages have none. */
 export const messageAuthorSchema = z.object({ type: z.literal('operator'), name: z.string() });
 
-/** GET …/messages item (spec 2.5). */
+/** POST …/messages/{messageId}/feedback (DESIGN.md section 12): thumbs on one assistant reply; again replaces it. */
+export const messageFeedbackRequestSchema = z.strictObject({
+  rating: z.enum(['up', 'down'], { error: 'rating must be "up" or "down"' }),
+  reason: z.enum(['wrong', 'incomplete', 'unhelpful', 'other'], { error: 'reason must be "wrong", "incomplete", "unhelpful" or "other"' }).optional(),
+  comment: z
+    .string({ error: 'comment must be a string' })
+    .refine((value) => codePoints(value) <= 1000, { error: 'comment must be at most 1000 characters' })
+    .optional(),
+});
+
+/** The feedback on a reply, as the history and the `message.feedback` webhook show it. */
+export const messageFeedbackSchema = z.object({
+  rating: z.enum(['up', 'down']),
+  reason: z.enum(['wrong', 'incomplete', 'unhelpful', 'other']).nullable(),
+  comment: z.string().nullable(),
+  updatedAt: isoDateTime,
+});
+
+/** The answer to a feedback POST: the message it is on, and the feedback now stored. */
+export const messageFeedbackReplySchema = z.object({ messageId: z.string(), feedback: messageFeedbackSchema });
+
+/** GET …/messages item (spec 2.5). `feedback` on assistant replies only: null until the visitor rates it. */
 export const historyItemSchema = z.object({
   messageId: z.string(),
   role: z.enum(['user', 'assistant']),
   content: z.string(),
   products: z.array(productSchema).optional(),
   author: messageAuthorSchema.optional(),
+  feedback: messageFeedbackSchema.nullable().optional(),
   createdAt: isoDateTime,
 });
 
@@ -86,4 +108,7 @@ export type SendMessageRequest = z.infer<typeof sendMessageRequestSchema>;
 export type MessageReply = z.infer<typeof messageReplySchema>;
 export type ProcessingReply = z.infer<typeof processingReplySchema>;
 export type HistoryItem = z.infer<typeof historyItemSchema>;
+export type MessageFeedbackRequest = z.infer<typeof messageFeedbackRequestSchema>;
+export type MessageFeedbackView = z.infer<typeof messageFeedbackSchema>;
+export type MessageFeedbackReply = z.infer<typeof messageFeedbackReplySchema>;
 export type ListQuery = z.infer<typeof listQuerySchema>;

@@ -32,6 +32,7 @@ export type { ConsoleSession, Operator, OperatorOps } from './operator-store.js'
 export type { AnalyticsOps, AnalyticsQuery } from './analytics-store.js';
 export type { SessionEvent, SessionEventOps } from './session-event-store.js';
 export type { WebhookEndpoint, WebhookOps } from './webhook-store.js';
+export type { QuestionOps } from './question-store.js';
 export type {
   Account,
   ApiKey,
@@ -53,6 +54,8 @@ export type {
   StoredMessage,
   SurfacedForm,
   MessageOutcome,
+  MessageFeedback,
+  QuestionGroup,
   Visitor,
   VisitorContext,
   Widget,

@@ -9,6 +9,7 @@ import { createMemoryOperatorOps } from './memory-operator-ops.js';
 import { createMemoryWebhookOps } from './memory-webhook-ops.js';
 import { createMemorySessionEventOps } from './memory-session-event-ops.js';
 import { createMemorySourceOps } from './memory-source-ops.js';
+import { createMemoryQuestionOps } from './memory-question-ops.js';
 import type { StoreSignal, TurnJob } from './turn-job-store.js';
 import { searchMemoryKnowledge } from './memory-search.js';
 import type { MemoryState } from './memory-state.js';
@@ -29,6 +30,7 @@ export function createMemoryOps(state: MemoryState, publish: (event: StoreSignal
     ...createMemoryAnalyticsOps(state),
     ...createMemoryVectorOps(state),
     ...createMemorySourceOps(state),
+    ...createMemoryQuestionOps(state),
     async publishSignal(event) {
       publish(event);
     },
@@ -337,6 +339,15 @@ export function createMemoryOps(state: MemoryState, publish: (event: StoreSignal
     async recentMessages({ widgetId, sessionId, limit }) {
       const messages: StoredMessage[] = state.sessionMessages.get(key(widgetId, sessionId)) ?? [];
       return limit > 0 ? messages.slice(-limit).map(copy) : [];
+    },
+    async setMessageFeedback({ widgetId, sessionId, messageId, feedback }) {
+      const sessionKey = key(widgetId, sessionId);
+      const messages = state.sessionMessages.get(sessionKey) ?? [];
+      const found = messages.find((message) => message.id === messageId);
+      if (!found) return null;
+      const updated: StoredMessage = { ...found, feedback: copy(feedback) };
+      state.sessionMessages.set(sessionKey, messages.map((message) => (message === found ? updated : message)));
+      return copy(updated);
     },
 
     async upsertVisitor(accountId, visitorId, context, at) {

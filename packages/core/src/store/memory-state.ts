@@ -6,6 +6,7 @@ import type {
   KnowledgeSource,
   LedgerEntry,
   Product,
+  QuestionGroup,
   Session,
   SourcePage,
   StoredMessage,
@@ -84,6 +85,7 @@ export interface MemoryState {
   consoleSessions: Table<ConsoleSession>;
   /** Failed sign-ins keyed by (email or address, window start in ms). */
   loginFailures: Table<{ windowStart: number; count: number }>;
+  questionGroups: Table<QuestionGroup>;
 }
 
 export function createMemoryState(): MemoryState {
@@ -117,5 +119,6 @@ export function createMemoryState(): MemoryState {
     operators: table(),
     consoleSessions: table(),
     loginFailures: table(),
+    questionGroups: table(),
   };
 }

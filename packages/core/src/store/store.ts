@@ -6,12 +6,14 @@ import type { SessionEventOps } from './session-event-store.js';
 import type { AnalyticsOps } from './analytics-store.js';
 import type { VectorOps } from './vector-store.js';
 import type { SourceOps } from './source-store.js';
+import type { QuestionOps } from './question-store.js';
 import type {
   Account,
   ApiKey,
   KnowledgeBase,
   KnowledgeDocument,
   LedgerEntry,
+  MessageFeedback,
   Product,
   Session,
   StoredMessage,
@@ -26,7 +28,7 @@ import type {
  * together with {@link Store.transaction}. `insert…` methods reject an id that already exists unless stated
  * otherwise. Returned objects are the caller's: mutating them changes nothing stored.
  */
-export interface StoreOps extends TurnJobOps, GuardOps, WebhookOps, SessionEventOps, OperatorOps, AnalyticsOps, VectorOps, SourceOps {
+export interface StoreOps extends TurnJobOps, GuardOps, WebhookOps, SessionEventOps, OperatorOps, AnalyticsOps, VectorOps, SourceOps, QuestionOps {
   // Accounts and credits
   insertAccount(account: Account): Promise<void>;
   getAccount(id: string): Promise<Account | null>;
@@ -115,6 +117,8 @@ export interface StoreOps extends TurnJobOps, GuardOps, WebhookOps, SessionEvent
   listMessages(query: { widgetId: string; sessionId: string; afterSeq?: number; limit: number }): Promise<StoredMessage[]>;
   /** The last `limit` messages, returned oldest first (for agent context). */
   recentMessages(query: { widgetId: string; sessionId: string; limit: number }): Promise<StoredMessage[]>;
+  /** Sets (replaces) a message's feedback; returns the message after, or null when it does not exist. */
+  setMessageFeedback(query: { widgetId: string; sessionId: string; messageId: string; feedback: MessageFeedback }): Promise<StoredMessage | null>;
 
   // Visitors
   /** Merges the defined fields of `context` into the stored record, creating it if needed. */

@@ -1,13 +1,14 @@
 import type { Session } from '../domain.js';
 
 /**
- * Lifecycle webhooks (DESIGN.md section 5): account-level endpoints told about session state changes. Their events
+ * Lifecycle webhooks (DESIGN.md section 5): account-level endpoints told about session state changes (and, with
+ * `message.feedback`, a visitor's thumbs on a reply: DESIGN.md section 12). Their events
  * travel as delivery rows (see `Delivery`), written in the transaction that changes the session, and are sent,
  * retried and replayed by the same worker as callbacks.
  */
 
 /** Every lifecycle event. */
-export const LIFECYCLE_EVENTS = ['session.created', 'session.resolved', 'session.expired', 'session.rated', 'session.handoff'] as const;
+export const LIFECYCLE_EVENTS = ['session.created', 'session.resolved', 'session.expired', 'session.rated', 'session.handoff', 'message.feedback'] as const;
 export type LifecycleEventName = (typeof LIFECYCLE_EVENTS)[number];
 
 export interface WebhookEndpoint {

@@ -19,6 +19,7 @@ import { turnPipelineContract } from './contract/turn-pipeline.js';
 import { turnAcceptContract } from './contract/turn-accept.js';
 import { vectorContract } from './contract/vectors.js';
 import { webhookContract } from './contract/webhooks.js';
+import { questionContract } from './contract/questions.js';
 import { widgetAndKeyContract } from './contract/widgets-and-keys.js';
 
 export interface StoreUnderTest {
@@ -74,5 +75,6 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
     describe('rate counters and origin lookup', () => guardContract(store));
     describe('lifecycle webhooks and the expiry sweep', () => webhookContract(store));
     describe('operators, console sessions and sign-in failures', () => operatorContract(store));
+    describe('message feedback and question groups', () => questionContract(store));
   });
 }

@@ -5,6 +5,7 @@ import { assertSameOrigin, clearConsoleCookie, setConsoleCookie, type AdminCalle
 import { CONFIGURATION_ROUTES } from './admin-configuration-routes.js';
 import { CONVERSATION_ROUTES } from './admin-conversation-routes.js';
 import { SOURCES_ADMIN_ROUTES } from './admin-sources-routes.js';
+import { QUESTION_ROUTES } from './admin-question-routes.js';
 import { ADMIN, ANY_OPERATOR, BODY, noContent, ok, V1 } from './admin-route-kit.js';
 import type { Route } from './routes.js';
 
@@ -133,4 +134,5 @@ export const ADMIN_ROUTES: readonly Route[] = [
   ...CONFIGURATION_ROUTES,
   ...CONVERSATION_ROUTES,
   ...SOURCES_ADMIN_ROUTES,
+  ...QUESTION_ROUTES,
 ];

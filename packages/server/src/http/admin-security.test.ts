@@ -36,6 +36,7 @@ const VALID_BODIES: Record<string, (ids: Record<string, string>) => Record<strin
   adminSearchKnowledge: () => ({ text: 'tent' }),
   adminReplyAsOperator: () => ({ text: 'Written by B' }),
   adminAddSource: () => ({ type: 'website', url: 'https://evil.example/' }),
+  adminAnswerQuestion: () => ({ content: 'Written by B' }),
 };
 
 /** Account A with one of everything the admin API addresses, by path parameter name, and the secrets it must never show B. */
@@ -56,9 +57,16 @@ async function resourcesOf(f: AdminFixture) {
   await as('POST', `/conversations/${widget.id}/${sessionId}/messages`, { text: 'A private answer' });
   // The session.created event queued a delivery to A's webhook.
   const [delivery] = await f.store.listDeliveries({ accountId: f.accountA.id, limit: 1 });
+  // A question the assistant could not answer, on A's questions page.
+  const asked = new Date();
+  const groupId = `qgr_a${Math.random().toString(36).slice(2)}`;
+  await f.store.insertQuestionGroup({
+    id: groupId, accountId: f.accountA.id, widgetId: widget.id, kind: 'unanswered', status: 'open', sample: 'A private question', terms: ['private', 'question'],
+    count: 1, firstAskedAt: asked, lastAskedAt: asked, sessions: [sessionId], daily: {}, closedAt: null, documentId: null,
+  });
   return {
-    ids: <Record<string, string>>{ widgetId: widget.id, sessionId, kbId: kb.id, sourceId: source.id, keyId: key.apiKey.id, webhookId: webhook.id, deliveryId: delivery!.id, accountId: f.accountA.id },
-    secrets: [widget.identitySecret, webhook.secret, key.key, key.callbackSecret, 'A private answer', 'visitor-of-a', 'owner@acme.example'],
+    ids: <Record<string, string>>{ widgetId: widget.id, sessionId, kbId: kb.id, sourceId: source.id, keyId: key.apiKey.id, webhookId: webhook.id, deliveryId: delivery!.id, groupId, accountId: f.accountA.id },
+    secrets: [widget.identitySecret, webhook.secret, key.key, key.callbackSecret, 'A private answer', 'visitor-of-a', 'owner@acme.example', 'A private question'],
   };
 }
 
@@ -79,6 +87,7 @@ async function snapshotOf(f: AdminFixture, a: Awaited<ReturnType<typeof resource
     messages: await store.listMessages({ widgetId: a.ids.widgetId!, sessionId: a.ids.sessionId!, limit: 100 }),
     deliveries: (await store.listDeliveries({ accountId: id, limit: 100 })).map(({ id: deliveryId, status, attempts }) => ({ deliveryId, status, attempts })),
     operators: await store.listOperators(id),
+    questions: await store.listQuestionGroups({ accountId: id, status: 'open', limit: 100 }),
   };
 }
 

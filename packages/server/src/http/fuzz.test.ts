@@ -59,6 +59,7 @@ const VALID_BODIES: Record<string, () => Record<string, unknown>> = {
   sendMessage: () => ({ content: 'Do you ship to Canada?' }),
   submitForm: () => ({ formId: 'contact', answers: { name: 'Ada', email: 'ada@example.com' } }),
   rateSession: () => ({ rating: 'positive' }),
+  messageFeedback: () => ({ rating: 'down', reason: 'incomplete', comment: 'It did not say when.' }),
   createKnowledgeBase: () => ({ name: 'Fuzz KB' }),
   upsertProducts: () => ({ products: [{ id: 'p1', name: 'Tent', price: 10 }] }),
   putProduct: () => ({ name: 'Tent', price: 10 }),
@@ -113,6 +114,8 @@ describe(`seeded fuzz run: ${REQUESTS} requests over a real socket (seed ${SEED}
       webhookId: () => pick(['whk_missing', 'whk_x']),
       deliveryId: () => pick(['dlv_missing', 'dlv_x']),
       sourceId: () => pick(['src_missing', 'src_x']),
+      messageId: () => pick(['msg_missing', 'msg_x']),
+      groupId: () => pick(['qgr_missing', 'qgr_x']),
     };
 
     function mutate(body: Record<string, unknown>): unknown {

@@ -71,6 +71,8 @@ export const PATH_PARAMETERS = {
   keyId: { description: 'An API key, e.g. `key_…` (not the key itself).', schema: adminIdSchema('keyId') },
   webhookId: { description: 'A webhook endpoint, e.g. `whk_…`.', schema: adminIdSchema('webhookId') },
   deliveryId: { description: 'A callback or webhook delivery, e.g. `dlv_…`.', schema: adminIdSchema('deliveryId') },
+  messageId: { description: 'A message of the session, e.g. `msg_…` (the `messageId` of a reply or history item).', schema: adminIdSchema('messageId') },
+  groupId: { description: 'A group of questions on the questions page, e.g. `qgr_…`.', schema: adminIdSchema('groupId') },
 } satisfies Record<string, { description: string; schema: z.ZodType<string> }>;
 export type PathParameter = keyof typeof PATH_PARAMETERS;
 

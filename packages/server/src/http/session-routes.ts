@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createSessionRequestSchema, formSubmissionRequestSchema, rateSessionRequestSchema, sendMessageRequestSchema } from '@svc/core/schemas';
+import { createSessionRequestSchema, formSubmissionRequestSchema, messageFeedbackRequestSchema, rateSessionRequestSchema, sendMessageRequestSchema } from '@svc/core/schemas';
 import type { TurnObserver } from '@svc/core';
 import { RESPONSE_SCHEMAS as R } from '../openapi/components.js';
 import { turnIdempotency } from './idempotency.js';
@@ -145,6 +145,23 @@ export const SESSION_ROUTES: readonly Route[] = [
     responses: { 200: { schema: R.RatedSessionResponse, description: 'The rating now on the session.' } },
     errors: [...KEYED, ...JSON_POST, ...SESSION, 'session_active'],
     handler: ({ core, caller, params, body }) => core.api.rateSession(caller, params.widgetId!, params.sessionId!, body),
+  },
+  {
+    method: 'post',
+    path: `${conversation}/messages/{messageId}/feedback`,
+    operationId: 'messageFeedback',
+    tag: 'Messages',
+    summary: 'Rate a reply',
+    description:
+      'Thumbs up or down on one reply the AI wrote, with an optional `reason` and `comment` (at most 1,000 characters); sending again replaces it. On a session of any status. A visitor message or a person\'s reply answers 409 `message_not_rateable`; an unknown message 404 `message_not_found`. Each change is a `message.feedback` webhook event, and a thumbs-down puts the question before the reply on the console\'s questions page. Free.',
+    auth: 'key',
+    scopes: CHAT,
+    identityToken: true,
+    body: { schema: messageFeedbackRequestSchema, required: true },
+    responses: { 200: { schema: R.MessageFeedbackResponse, description: 'The feedback now on the message.' } },
+    errors: [...KEYED, ...JSON_POST, ...SESSION, 'message_not_found', 'message_not_rateable'],
+    handler: ({ core, caller, params, body }) =>
+      core.api.messageFeedback(caller, { widgetId: params.widgetId!, sessionId: params.sessionId!, messageId: params.messageId! }, body),
   },
   {
     method: 'get',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { actionSchema, createSourceRequestSchema, sourceDetailSchema, sourceSchema, createdSessionSchema, createKnowledgeBaseRequestSchema, createSessionRequestSchema, creditsSchema, documentRequestSchema, documentSchema, endedSessionSchema, envelope, errorBodySchema, formQuestionSchema, formSubmissionRequestSchema, historyItemSchema, identitySchema, deletedSchema, knowledgeBaseDetailSchema, knowledgeBaseSchema, knowledgeSearchRequestSchema, knowledgeSearchResultSchema, listEnvelope, messageReplySchema, metaSchema, paginationSchema, processingReplySchema, productBodySchema, productSchema, ratedSessionSchema, rateSessionRequestSchema, sendMessageRequestSchema, sessionSchema, surfacedFormSchema, upsertedProductsSchema, upsertProductsRequestSchema, widgetConfigSchema, widgetThemeSchema, usageSchema, messageCompletedEventSchema, messageFailedEventSchema, sessionCreatedEventSchema, sessionExpiredEventSchema, sessionRatedEventSchema, sessionHandoffEventSchema, sessionResolvedEventSchema, visitorContextSchema, TURN_EVENT, turnEventDataSchemas, type TurnEventName } from '@svc/core/schemas';
+import { actionSchema, createSourceRequestSchema, sourceDetailSchema, sourceSchema, createdSessionSchema, createKnowledgeBaseRequestSchema, createSessionRequestSchema, creditsSchema, documentRequestSchema, documentSchema, endedSessionSchema, envelope, errorBodySchema, formQuestionSchema, formSubmissionRequestSchema, historyItemSchema, identitySchema, deletedSchema, knowledgeBaseDetailSchema, knowledgeBaseSchema, knowledgeSearchRequestSchema, knowledgeSearchResultSchema, listEnvelope, messageReplySchema, metaSchema, paginationSchema, processingReplySchema, productBodySchema, productSchema, ratedSessionSchema, rateSessionRequestSchema, sendMessageRequestSchema, sessionSchema, surfacedFormSchema, upsertedProductsSchema, upsertProductsRequestSchema, widgetConfigSchema, widgetThemeSchema, usageSchema, messageCompletedEventSchema, messageFailedEventSchema, sessionCreatedEventSchema, sessionExpiredEventSchema, sessionRatedEventSchema, sessionHandoffEventSchema, sessionResolvedEventSchema, visitorContextSchema, TURN_EVENT, turnEventDataSchemas, type TurnEventName, messageFeedbackEventSchema, messageFeedbackRequestSchema, messageFeedbackReplySchema } from '@svc/core/schemas';
 
 type JsonSchema = Record<string, unknown>;
 type Registry = ReturnType<typeof z.registry<{ id: string }>>;
@@ -32,6 +32,7 @@ export const REQUEST_SCHEMAS = {
   SendMessageRequest: sendMessageRequestSchema,
   FormSubmissionRequest: formSubmissionRequestSchema,
   RateSessionRequest: rateSessionRequestSchema,
+  MessageFeedbackRequest: messageFeedbackRequestSchema,
   VisitorContext: visitorContextSchema,
   Identity: identitySchema,
   CreateKnowledgeBaseRequest: createKnowledgeBaseRequestSchema,
@@ -70,10 +71,13 @@ export const RESPONSE_SCHEMAS = {
   SessionExpiredEvent: sessionExpiredEventSchema,
   SessionRatedEvent: sessionRatedEventSchema,
   SessionHandoffEvent: sessionHandoffEventSchema,
+  MessageFeedbackEvent: messageFeedbackEventSchema,
   CreatedSessionResponse: envelope(createdSessionSchema),
   SessionResponse: envelope(sessionSchema),
   EndedSessionResponse: envelope(endedSessionSchema),
   RatedSessionResponse: envelope(ratedSessionSchema),
+  MessageFeedbackReply: messageFeedbackReplySchema,
+  MessageFeedbackResponse: envelope(messageFeedbackReplySchema),
   MessageReplyResponse: envelope(messageReplySchema),
   ProcessingReplyResponse: envelope(processingReplySchema),
   HistoryPage: listEnvelope(historyItemSchema),

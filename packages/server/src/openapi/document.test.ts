@@ -45,7 +45,7 @@ describe('OpenAPI document', () => {
       undocumented: [],
       notMounted: [],
     });
-    expect(new Set(mounted.filter((route) => !route.includes(' /admin/v1/'))).size).toBe(29);
+    expect(new Set(mounted.filter((route) => !route.includes(' /admin/v1/'))).size).toBe(30);
     expect(new Set(mounted.filter((route) => route.includes(' /admin/v1/'))).size).toBe(ADMIN_ROUTES.length);
     expect(mounted).toEqual(expect.arrayContaining(['PUT /knowledge-bases/{kbId}/products/{productId}', 'DELETE /knowledge-bases/{kbId}/documents/{documentId}']));
   });
@@ -241,6 +241,7 @@ describe('OpenAPI document', () => {
       'session.expired',
       'session.rated',
       'session.handoff',
+      'message.feedback',
     ]);
     for (const [event, schema] of [
       ['message.completed', 'MessageCompletedEvent'],
@@ -250,6 +251,7 @@ describe('OpenAPI document', () => {
       ['session.expired', 'SessionExpiredEvent'],
       ['session.rated', 'SessionRatedEvent'],
       ['session.handoff', 'SessionHandoffEvent'],
+      ['message.feedback', 'MessageFeedbackEvent'],
     ] as const) {
       const post = doc.webhooks[event].post;
       expect((post.parameters as Json[]).map((p) => [p.name, p.in, p.required])).toEqual([
@@ -270,6 +272,8 @@ describe('OpenAPI document', () => {
     expect(doc.components.schemas.SessionResolvedEvent.properties.reason).toEqual({ type: 'string', enum: ['ended', 'agent', 'operator'] });
     expect(doc.components.schemas.SessionHandoffEvent.properties.state).toEqual({ type: 'string', enum: ['requested', 'active', 'released'] });
     expect(doc.components.schemas.Session.properties.handoff).toBeDefined();
+    expect(Object.keys(doc.components.schemas.MessageFeedbackEvent.properties)).toEqual(['event', 'id', 'deliveryId', 'createdAt', 'data', 'feedback']);
+    expect(doc.components.schemas.MessageFeedbackEvent.properties.feedback.properties.rating).toEqual({ type: 'string', enum: ['up', 'down'] });
     expect(doc.webhooks['session.resolved'].post.tags).toEqual(['Sessions']);
   });
 });

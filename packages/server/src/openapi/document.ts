@@ -187,7 +187,7 @@ function webhook(event: string, schema: 'MessageCompletedEvent' | 'MessageFailed
 }
 
 /** A lifecycle webhook (DESIGN.md section 5): sent to the account's webhook endpoints, not to a key's callback URL. */
-type LifecycleSchema = 'SessionCreatedEvent' | 'SessionResolvedEvent' | 'SessionExpiredEvent' | 'SessionRatedEvent' | 'SessionHandoffEvent';
+type LifecycleSchema = 'SessionCreatedEvent' | 'SessionResolvedEvent' | 'SessionExpiredEvent' | 'SessionRatedEvent' | 'SessionHandoffEvent' | 'MessageFeedbackEvent';
 
 function lifecycleWebhook(event: string, schema: LifecycleSchema, description: string): Json {
   const operationId = `${event.replace('.', '_').replace(/_(\w)/g, (_, c: string) => c.toUpperCase())}Webhook`;
@@ -243,6 +243,11 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions = {}): Json
         'session.handoff',
         'SessionHandoffEvent',
         'A handoff to a person changed: `state` is `requested` (the visitor asked for a person; the AI stays silent from now on), `active` (an operator took the conversation over) or `released` (back to the AI; `data.handoff` is null).',
+      ),
+      'message.feedback': lifecycleWebhook(
+        'message.feedback',
+        'MessageFeedbackEvent',
+        'A visitor rated an AI reply thumbs up or down (each new rating is an event): `feedback` is `{ messageId, rating, reason, comment, updatedAt }`, `data` the session.',
       ),
     },
     components: {

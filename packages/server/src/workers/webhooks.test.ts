@@ -102,7 +102,7 @@ async function setup(open: () => Promise<{ store: Store; dispose: () => Promise<
 describe.each(PRODUCTION_STORES)('lifecycle webhooks over real sockets, default address policy (%s)', (_name, open) => {
   it('delivers each event once per state change, signed, with the get-session view', async () => {
     const { h, receiver, webhook, dialled } = await setup(open);
-    expect(webhook).toEqual({ id: expect.stringMatching(/^whk_/), url: expect.stringContaining(HOST), events: ['session.created', 'session.resolved', 'session.expired', 'session.rated', 'session.handoff'], secret: expect.stringMatching(/^whsec_/) });
+    expect(webhook).toEqual({ id: expect.stringMatching(/^whk_/), url: expect.stringContaining(HOST), events: ['session.created', 'session.resolved', 'session.expired', 'session.rated', 'session.handoff', 'message.feedback'], secret: expect.stringMatching(/^whsec_/) });
 
     const ended = await h.session();
     await h.post(h.base, { visitorId: 'visitor-1', sessionId: ended }); // resumed: no event
@@ -139,6 +139,23 @@ describe.each(PRODUCTION_STORES)('lifecycle webhooks over real sockets, default 
     }
     expect(new Set(events.map((e) => e.deliveryId)).size).toBe(5);
     expect(new Set(dialled)).toEqual(new Set(['93.184.215.14']));
+  });
+
+  it('delivers message.feedback for each rating of a reply, signed, naming the message and its feedback', async () => {
+    const { h, receiver, webhook } = await setup(open, { events: 'message.feedback' });
+    const id = await h.session();
+    const reply = (await h.post(`${h.base}/${id}/messages`, { content: 'When does my order ship?' })).body.data.messageId as string;
+    expect((await h.post(`${h.base}/${id}/messages/${reply}/feedback`, { rating: 'up' })).status).toBe(200);
+    await receiver.waitFor(1);
+    expect((await h.post(`${h.base}/${id}/messages/${reply}/feedback`, { rating: 'down', reason: 'wrong', comment: 'It shipped already.' })).status).toBe(200);
+    await receiver.waitFor(2);
+    const events = await Promise.all(receiver.received.map((delivery) => verified(delivery, webhook.secret)));
+    expect(events.map((e) => (e.event === 'message.feedback' ? [e.event, e.feedback.messageId, e.feedback.rating, e.feedback.reason, e.feedback.comment] : [e.event]))).toEqual([
+      ['message.feedback', reply, 'up', null, null],
+      ['message.feedback', reply, 'down', 'wrong', 'It shipped already.'],
+    ]);
+    expect(events[1]!.data).toEqual((await h.get(`${h.base}/${id}`)).body.data);
+    expect(receiver.received[1]!.headers['x-svc-event']).toBe('message.feedback');
   });
 
   it('retries a failing endpoint 0 s and 1 s later with a fresh timestamp and the same delivery id, then stops', async () => {

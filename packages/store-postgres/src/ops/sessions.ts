@@ -5,7 +5,7 @@ import { buildSet, type ColumnSpec } from './patch.js';
 
 type SessionOps = Pick<
   StoreOps,
-  'lockSession' | 'lockSessionForTurn' | 'insertSession' | 'getSession' | 'updateSession' | 'expireSessions' | 'insertMessage' | 'getMessage' | 'listMessages' | 'recentMessages'
+  'lockSession' | 'lockSessionForTurn' | 'insertSession' | 'getSession' | 'updateSession' | 'expireSessions' | 'insertMessage' | 'getMessage' | 'listMessages' | 'recentMessages' | 'setMessageFeedback'
 >;
 
 const SESSION_PATCH_COLUMNS: Readonly<Record<keyof SessionPatch, ColumnSpec>> = {
@@ -169,6 +169,13 @@ export function sessionOps(db: Db): SessionOps {
         [widgetId, sessionId, limit],
       );
       return rows.map(toMessage);
+    },
+    async setMessageFeedback({ widgetId, sessionId, messageId, feedback }) {
+      const [row] = await db().query<MessageRow>(
+        'update messages set feedback = $4::jsonb where id = $3 and widget_id = $1 and session_id = $2 returning *',
+        [widgetId, sessionId, messageId, json({ ...feedback, updatedAt: feedback.updatedAt.toISOString() })],
+      );
+      return row ? toMessage(row) : null;
     },
   };
 }

@@ -1,10 +1,12 @@
 import type { VNode } from 'preact';
 import type { ChatState } from '../chat-state.js';
 import type { Conversation } from '../conversation.js';
+import type { Context } from '../context.js';
 import { fill, type Strings, NOT_SENT, PERSON, QUEUED, TYPING, VIEW } from '../i18n.js';
 import { Markdown } from '../markdown.js';
 import { withoutProductListing } from '../product-text.js';
 import { ChatForm } from './ChatForm.js';
+import type * as FeedbackChunk from '../feedback.js';
 import { ProductCard } from './ProductCard.js';
 
 interface MessageListProps {
@@ -25,7 +27,7 @@ export function MessageList({ state, conversation, locale, t }: MessageListProps
           <Markdown text={config.greeting} />
         </div>
       )}
-      {messages.map(({ key, role, content, status, products, forms, at, author }) => {
+      {messages.map(({ key, id, role, content, status, products, forms, at, author }) => {
         // The cards show the products: the reply's own listing of them would say it twice (issue 12, defect 6).
         const text = role === 'assistant' && products.length ? withoutProductListing(content, products) : content;
         return [
@@ -40,6 +42,15 @@ export function MessageList({ state, conversation, locale, t }: MessageListProps
               data-key={key}
               // Each bubble takes its direction from its own text: an English reply on a right-to-left page stays intact.
               dir="auto"
+              // Thumbs at the foot of each AI reply the service stored (DESIGN.md section 12): the feedback chunk
+              // (feedback.ts, `widget-assets/fb.<hash>.js` beside the panel; fetched once) adds them. A chunk that
+              // failed to load is asked for again by the next render; its rejection is the browser's to report.
+              ref={
+                ((host: HTMLDivElement | null) =>
+                  import(/* @vite-ignore */ __SVC_FEEDBACK__).then((chunk: typeof FeedbackChunk) =>
+                    chunk.s(host, id, (conversation as Context).POST, (conversation as Context).current!),
+                  )) as (host: HTMLDivElement | null) => void
+              }
             >
               {/* A person's reply says so, by name, in words (not only a colour): the AI disclosure is not about it. */}
               {author && (

@@ -1,5 +1,5 @@
 import type { VNode } from 'preact';
-import { CLOSE_PATH } from '../icon-paths.js';
+import { CLOSE_PATH, THUMB_PATH } from '../icon-paths.js';
 
 /** Decorative icons: the buttons around them carry the accessible names. */
 const svg = (children: VNode, fill = 'currentColor'): VNode => (
@@ -14,4 +14,4 @@ export const CloseIcon = (): VNode =>
 export const SendIcon = (): VNode => svg(<path d="M3 20.5 22 12 3 3.5 3 10l13 2-13 2Z" />);
 
 /** Thumbs up; the stylesheet turns it over for thumbs down. Drawn, since emoji fonts are not everywhere. */
-export const ThumbIcon = (): VNode => svg(<path d="M2 10h4v12H2zm6 12h9a2 2 0 0 0 2-1.5l2-7a2 2 0 0 0-2-2.5h-5l1-5a2 2 0 0 0-3.5-1.5L8 10z" />);
+export const ThumbIcon = (): VNode => svg(<path d={THUMB_PATH} />);

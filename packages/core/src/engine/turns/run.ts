@@ -10,6 +10,7 @@ import { replyView } from '../views.js';
 import { wakeDeliveries, writeLifecycleEvent } from '../lifecycle.js';
 import { completedPayload, delivery, failedPayload } from './payloads.js';
 import { appendMessageEvent } from '../session-events.js';
+import { isEvaluation, recordQuestion } from '../../question-groups.js';
 
 /** Claims after which a job that keeps crashing its worker is given up (and reported as failed). */
 export const MAX_TURN_ATTEMPTS = 3;
@@ -110,7 +111,25 @@ export async function runTurnJob(ctx: EngineContext, job: TurnJob, hooks: RunHoo
   } catch (error) {
     return fail(ctx, job, hooks, setting, agentFailure(error));
   }
-  return commitTurn(ctx, job, hooks, setting, reply);
+  const outcome = await commitTurn(ctx, job, hooks, setting, reply);
+  if (outcome.ok && outcome.reply?.outcome === 'unanswered' && !isEvaluation(session)) await fileUnanswered(ctx, { job, question: userMessage.content });
+  return outcome;
+}
+
+/**
+ * An unanswered turn's question joins the questions page (DESIGN.md section 12), in its own short transaction after
+ * the reply committed: a failure here is logged and costs the visitor nothing (the one question is not filed).
+ */
+async function fileUnanswered(ctx: EngineContext, turn: { job: TurnJob; question: string }): Promise<void> {
+  const { job, question } = turn;
+  if (question.trim() === '') return;
+  try {
+    await ctx.store.transaction((tx) =>
+      recordQuestion(ctx, tx, { accountId: job.accountId, widgetId: job.widgetId, sessionId: job.sessionId, kind: 'unanswered', question }),
+    );
+  } catch (error) {
+    ctx.logger.error('could not file an unanswered question', { jobId: job.id, error: String(error) });
+  }
 }
 
 async function loadSetting(ctx: EngineContext, job: TurnJob): Promise<TurnSetting | null> {

@@ -50,7 +50,7 @@ export function webhookContract(store: () => Store): void {
       [lifecycle.id, null, 'whk_fixture'],
       [callback.id, callback.keyId, null],
     ]);
-    for (const event of ['session.created', 'session.resolved', 'session.rated', 'session.handoff'] as const) {
+    for (const event of ['session.created', 'session.resolved', 'session.rated', 'session.handoff', 'message.feedback'] as const) {
       const row = makeDelivery({ keyId: null, webhookId: 'whk_fixture', event });
       await store().insertDelivery(row);
       expect((await store().getDelivery(row.id))?.event).toBe(event);
