@@ -35,6 +35,8 @@ export async function writeLifecycleEvent(
   session: Session,
   extra: { reason?: ResolvedReason; state?: HandoffChange } = {},
 ): Promise<Delivery[]> {
+  // An eval run's conversation (DESIGN.md section 12) wakes no webhook and no operator's inbox.
+  if (session.purpose === 'evaluation') return [];
   await tx.appendSessionEvent({
     accountId: session.accountId,
     widgetId: session.widgetId,
