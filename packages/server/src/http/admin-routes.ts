@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { assertSameOrigin, clearConsoleCookie, setConsoleCookie, type AdminCaller } from './admin-auth.js';
 import { CONFIGURATION_ROUTES } from './admin-configuration-routes.js';
 import { CONVERSATION_ROUTES } from './admin-conversation-routes.js';
+import { EVAL_ROUTES } from './admin-eval-routes.js';
 import { ADMIN, ANY_OPERATOR, BODY, noContent, ok, V1 } from './admin-route-kit.js';
 import type { Route } from './routes.js';
 
@@ -131,4 +132,5 @@ export const ADMIN_ROUTES: readonly Route[] = [
   },
   ...CONFIGURATION_ROUTES,
   ...CONVERSATION_ROUTES,
+  ...EVAL_ROUTES,
 ];

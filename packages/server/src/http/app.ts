@@ -8,7 +8,7 @@ import { buildOpenApiDocument } from '../openapi/document.js';
 import { adminAuth, claimsAdminKey, requireRole } from './admin-auth.js';
 import { OWNER } from './admin-route-kit.js';
 import { apiKeyAuth, type AppEnv } from './auth.js';
-import { limitBody, readJsonBody, readRequiredJsonBody } from './body.js';
+import { limitBody, readJsonBody, readJsonOrYamlBody, readRequiredJsonBody } from './body.js';
 import { cors } from './cors.js';
 import { idempotency } from './idempotency.js';
 import { clientAddress, rateLimit } from './rate-limit.js';
@@ -141,7 +141,7 @@ function checkPathIds(route: Route): MiddlewareHandler<AppEnv> {
 function runRoute(route: Route, core: Core): Handler<AppEnv> {
   return async (c) => {
     let body: Record<string, unknown> | undefined;
-    if (route.body) body = route.body.required ? await readRequiredJsonBody(c) : await readJsonBody(c);
+    if (route.body) body = route.body.yaml ? await readJsonOrYamlBody(c) : route.body.required ? await readRequiredJsonBody(c) : await readJsonBody(c);
     // No body is expected; one that is sent must still be well-formed JSON.
     else if (route.method !== 'get') await readJsonBody(c);
     const inputs = { c, core, params: c.req.param(), body, query: c.req.query() };
