@@ -47,6 +47,9 @@ Usage: svc <command> [options]      (from the repository root: pnpm svc <command
   deliveries list [--failed] [--account A] [--limit N] Callback and webhook deliveries, newest first
   deliveries replay --id ID                            Send a delivery again (fresh retry budget)
   kb import --account A --file products.json [--name N] → { "id": "kb_…" }
+  eval run --widget W --file suite.yaml [--format text|json|junit] [--out F]
+                                                       Run an eval suite through the widget's agent (README, "Evals");
+                                                       exit code 1 when a case fails, regressions named
   operators create --account A --email E [--name N] [--role owner|agent]
                                                        A console operator (role agent by default); the password
                                                        (12+ characters) is read from standard input
@@ -102,7 +105,7 @@ export async function main(argv: string[]): Promise<number> {
     const command = positionals.slice(0, 2).join(' ');
     const name = positionals[0] === 'migrate' || positionals[0] === 'backup' ? positionals[0] : command;
     const commandValues: Values & { password?: string } = name === 'operators create' ? { ...values, password: await readPasswordFromStdin() } : values;
-    let result: { json: unknown; text: string };
+    let result: { json: unknown; text: string; exitCode?: number };
     try {
       const store = await openStore(config);
       try {
@@ -116,10 +119,10 @@ export async function main(argv: string[]): Promise<number> {
       result = await forwardToServer(config.dataDir, name, commandValues);
     }
     console.log(json ? JSON.stringify(result.json, null, 2) : result.text);
-    if (!json && positionals[0] !== 'migrate' && positionals[1] !== 'list' && positionals[1] !== 'replay') {
+    if (!json && positionals[0] !== 'migrate' && positionals[0] !== 'eval' && positionals[1] !== 'list' && positionals[1] !== 'replay') {
       console.error(`(${describeStore(config)})`);
     }
-    return 0;
+    return result.exitCode ?? 0;
   } catch (error) {
     if (error instanceof UsageError) {
       fail('usage', error.message);
