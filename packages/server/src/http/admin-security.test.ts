@@ -35,6 +35,9 @@ const VALID_BODIES: Record<string, (ids: Record<string, string>) => Record<strin
   adminImportKnowledge: () => ({ products: [{ id: 'planted', name: 'Planted', price: 1 }] }),
   adminSearchKnowledge: () => ({ text: 'tent' }),
   adminReplyAsOperator: () => ({ text: 'Written by B' }),
+  adminStartEvalRun: () => ({ name: 'planted', cases: [{ name: 'b', question: 'Run by B?' }] }),
+  adminPutEvalSuite: () => ({ cases: [{ name: 'b', question: 'Stored by B?' }] }),
+  adminAddEvalCase: (ids) => ({ sessionId: ids['sessionId']! }),
 };
 
 /** Account A with one of everything the admin API addresses, by path parameter name, and the secrets it must never show B. */
@@ -54,8 +57,22 @@ async function resourcesOf(f: AdminFixture) {
   await as('POST', `/conversations/${widget.id}/${sessionId}/messages`, { text: 'A private answer' });
   // The session.created event queued a delivery to A's webhook.
   const [delivery] = await f.store.listDeliveries({ accountId: f.accountA.id, limit: 1 });
+  // An eval suite and a finished run of it.
+  await as('PUT', `/widgets/${widget.id}/evals/suites/a-suite`, { cases: [{ name: 'returns', question: 'What about returns?' }] });
+  const queued = (await as('POST', `/widgets/${widget.id}/evals/runs`, { name: 'a-suite', cases: [{ name: 'returns', question: 'What about returns?' }] })).body.data;
+  for (let i = 0; i < 200 && (await f.store.getEvalRun(queued.id))?.finishedAt == null; i++) await new Promise((resolve) => setTimeout(resolve, 20));
   return {
-    ids: <Record<string, string>>{ widgetId: widget.id, sessionId, kbId: kb.id, keyId: key.apiKey.id, webhookId: webhook.id, deliveryId: delivery!.id, accountId: f.accountA.id },
+    ids: <Record<string, string>>{
+      widgetId: widget.id,
+      sessionId,
+      kbId: kb.id,
+      keyId: key.apiKey.id,
+      webhookId: webhook.id,
+      deliveryId: delivery!.id,
+      accountId: f.accountA.id,
+      runId: queued.id,
+      suite: 'a-suite',
+    },
     secrets: [widget.identitySecret, webhook.secret, key.key, key.callbackSecret, 'A private answer', 'visitor-of-a', 'owner@acme.example'],
   };
 }
@@ -76,6 +93,8 @@ async function snapshotOf(f: AdminFixture, a: Awaited<ReturnType<typeof resource
     messages: await store.listMessages({ widgetId: a.ids.widgetId!, sessionId: a.ids.sessionId!, limit: 100 }),
     deliveries: (await store.listDeliveries({ accountId: id, limit: 100 })).map(({ id: deliveryId, status, attempts }) => ({ deliveryId, status, attempts })),
     operators: await store.listOperators(id),
+    evalSuites: await store.listEvalSuites(a.ids.widgetId!),
+    evalRuns: await store.listEvalRuns({ widgetId: a.ids.widgetId!, limit: 100 }),
   };
 }
 
