@@ -4,7 +4,6 @@ import { createCore } from '../core.js';
 import { createMemoryStore } from '../store/memory-store.js';
 import { agentReply } from '../testing/engine-harness.js';
 import { makeAccount, makeApiKey, makeWidget } from '../testing/fixtures.js';
-import { ANY_ACCOUNT } from './context.js';
 import { checkExpectations, parseEvalSuite } from './evals.js';
 
 const TENTS = { documentId: 'doc_tents', title: 'Tents and shelters', url: 'https://shop.example/tents' };

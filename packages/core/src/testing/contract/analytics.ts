@@ -118,17 +118,17 @@ export function analyticsContract(store: () => Store): void {
   it('counts turns by outcome on the day of the reply, and never an evaluation session or its turns', async () => {
     const s = store();
     const visitor = await session(s, { id: 'sess_turns', createdAt: day('2026-03-01', 23), messageCount: 4 });
-    const reply = (seq: number, outcome: 'answered' | 'unanswered' | 'handed_off' | 'form', at: Date, sessionId = visitor.id) =>
-      s.insertMessage(makeMessage({ widgetId: WIDGET, sessionId, seq, outcome, createdAt: at }));
+    type Reply = { seq: number; outcome: 'answered' | 'unanswered' | 'handed_off' | 'form'; at: Date; sessionId?: string };
+    const reply = ({ seq, outcome, at, sessionId = visitor.id }: Reply) => s.insertMessage(makeMessage({ widgetId: WIDGET, sessionId, seq, outcome, createdAt: at }));
     // The session started the day before the range; its turns count on their own days.
-    await reply(1, 'answered', day('2026-03-02', 1));
-    await reply(2, 'unanswered', day('2026-03-02', 2));
-    await reply(3, 'handed_off', day('2026-03-03', 3));
-    await reply(4, 'form', day('2026-03-03', 4));
+    await reply({ seq: 1, outcome: 'answered', at: day('2026-03-02', 1) });
+    await reply({ seq: 2, outcome: 'unanswered', at: day('2026-03-02', 2) });
+    await reply({ seq: 3, outcome: 'handed_off', at: day('2026-03-03', 3) });
+    await reply({ seq: 4, outcome: 'form', at: day('2026-03-03', 4) });
     await s.insertMessage(makeMessage({ widgetId: WIDGET, sessionId: visitor.id, seq: 5, role: 'user', credits: null, usage: null, createdAt: day('2026-03-03', 5) }));
-    await reply(6, 'answered', day('2026-03-04', 0));
+    await reply({ seq: 6, outcome: 'answered', at: day('2026-03-04', 0) });
     const evaluation = await session(s, { id: 'sess_eval', createdAt: day('2026-03-02'), purpose: 'evaluation', status: 'resolved', messageCount: 2 });
-    await reply(1, 'answered', day('2026-03-02', 3), evaluation.id);
+    await reply({ seq: 1, outcome: 'answered', at: day('2026-03-02', 3), sessionId: evaluation.id });
     await s.updateSession(WIDGET, evaluation.id, { rating: 'negative', handedOff: true });
 
     const report = await s.analyzeSessions(QUERY);
