@@ -58,7 +58,7 @@ async function fill(store: Store, admin: AdminApi, conversations: number): Promi
       await tx.insertSession(session);
       for (let turn = 0; turn < 3; turn++) {
         const at = new Date(createdAt.getTime() + turn * 10_000);
-        const base = { widgetId: widget.id, sessionId: id, products: [], actions: [], forms: [], usage: null } as const;
+        const base = { widgetId: widget.id, sessionId: id, products: [], actions: [], forms: [], usage: null };
         const visitor: StoredMessage = { ...base, id: `msg_${randomBase62(22)}`, seq: turn * 2 + 1, role: 'user', content: `Question ${turn}`, sessionEnded: false, credits: null, createdAt: at };
         const reply: StoredMessage = {
           ...base,

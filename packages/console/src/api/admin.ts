@@ -5,6 +5,8 @@ import type {
   ApiKey,
   Conversation,
   ConversationDetail,
+  EvalRun,
+  EvalSuite,
   CreatedKey,
   KnowledgeBase,
   KnowledgeDocument,
@@ -25,6 +27,7 @@ export interface ConversationFilters {
   to?: string;
 }
 
+const evals = (widgetId: string): string => `/widgets/${enc(widgetId)}/evals`;
 const conversation = (widgetId: string, sessionId: string): string => `/conversations/${enc(widgetId)}/${enc(sessionId)}`;
 
 export const admin = {
@@ -69,4 +72,10 @@ export const admin = {
   search: (kbId: string, query: string) => call<SearchHits>('POST', `/knowledge-bases/${enc(kbId)}/search`, { query }),
 
   analytics: (params: { from?: string; to?: string; widgetId?: string }) => call<Analytics>('GET', `/analytics${query(params)}`),
+
+  evalSuites: (widgetId: string) => call<EvalSuite[]>('GET', `${evals(widgetId)}/suites`),
+  evalRuns: (widgetId: string, cursor?: string) => list<EvalRun>(`${evals(widgetId)}/runs${query({ cursor, limit: 20 })}`),
+  evalRun: (widgetId: string, runId: string) => call<EvalRun>('GET', `${evals(widgetId)}/runs/${enc(runId)}`),
+  startEvalRun: (widgetId: string, suite: Pick<EvalSuite, 'name' | 'cases'>) => call<EvalRun>('POST', `${evals(widgetId)}/runs`, suite),
+  addEvalCase: (widgetId: string, suite: string, sessionId: string) => call<EvalSuite>('POST', `${evals(widgetId)}/suites/${enc(suite)}/cases`, { sessionId }),
 };
