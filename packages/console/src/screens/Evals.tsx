@@ -31,7 +31,7 @@ function RunDetail({ run }: { run: EvalRun }) {
         <tbody>
           {run.cases.map((c) => (
             <tr key={c.name}>
-              <th scope="row">{c.name}</th>
+              <th scope="row">{c.sessionId ? <a href={href('conversations', run.widgetId, c.sessionId)}>{c.name}</a> : c.name}</th>
               <td>{c.passed ? 'Passed' : regressed.has(c.name) ? 'Failed (regression)' : 'Failed'}</td>
               <td>{c.failures.length ? <ul>{c.failures.map((failure) => <li key={failure}>{failure}</li>)}</ul> : '—'}</td>
               <td>

@@ -66,7 +66,7 @@ describe('eval runs', () => {
     expect(await store.listLedgerEntries(account.id, 10)).toEqual([]);
     // The sessions are evaluation ones: out of the conversations list unless asked for, out of analytics.
     const session = await store.getSession(widget.id, run.cases[0]!.sessionId!);
-    expect(session).toMatchObject({ purpose: 'evaluation', visitorId: `eval_${run.id}` });
+    expect(session).toMatchObject({ purpose: 'evaluation', visitorId: `eval_${run.id}`, status: 'resolved' });
     expect((await core.admin.listConversations(account.id)).items).toEqual([]);
     expect((await core.admin.listConversations(account.id, { purpose: 'evaluation' })).items).toHaveLength(5);
     const report = await core.admin.analytics(account.id, {});

@@ -218,9 +218,10 @@ async function runCase(ports: EvalPorts, run: EvalRun, item: EvalCase): Promise<
       break;
     }
   }
-  if (failures.length === 0) {
-    failures.push(...checkExpectations(item.expect, { replies, session: await ctx.store.getSession(widget.id, session.id) }));
-  }
+  const after = await ctx.store.getSession(widget.id, session.id);
+  if (failures.length === 0) failures.push(...checkExpectations(item.expect, { replies, session: after }));
+  // Done with: an evaluation session is closed rather than left for the expiry sweep.
+  if (after?.status === 'active') await ctx.store.updateSession(widget.id, session.id, { status: 'resolved', resolvedAt: ctx.clock.now(), pendingFormId: null });
   const last = replies.at(-1);
   return {
     name: item.name,
