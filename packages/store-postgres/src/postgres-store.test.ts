@@ -113,15 +113,15 @@ describe('createPostgresStore', () => {
       await session('sess_agent', 'resolved', `'positive', false, false`);
       await session('sess_operator', 'resolved', `null, true, true`);
       await session('sess_open', 'active', `'negative', false, false`);
-      const reply = (id: string, sessionId: string, outcome: string, ended: boolean) =>
+      const reply = ([id, sessionId, outcome, ended]: [string, string, string, boolean]) =>
         driver.query(
           `insert into messages (id, widget_id, session_id, seq, role, content, products, actions, forms, session_ended, created_at, outcome)
            values ($1, 'wgt_up', $2, 2, 'assistant', 'A reply', '[]', '[]', '[]', $3, $4, $5)`,
           [id, sessionId, ended, day(2), outcome],
         );
-      await reply('msg_1', 'sess_agent', 'answered', true);
-      await reply('msg_2', 'sess_operator', 'handed_off', false);
-      await reply('msg_3', 'sess_open', 'unanswered', false);
+      await reply(['msg_1', 'sess_agent', 'answered', true]);
+      await reply(['msg_2', 'sess_operator', 'handed_off', false]);
+      await reply(['msg_3', 'sess_open', 'unanswered', false]);
       await driver.query(
         `insert into ledger_entries (id, account_id, operation, widget_id, session_id, message_id, credits, total, created_at)
          values ('led_1', 'acct_up', 'message.turn', 'wgt_up', 'sess_agent', 'msg_1', '{"chat": 1.5, "retrieval": 1}', 2.5, $1)`,
