@@ -11,11 +11,12 @@ import { KnowledgeBaseScreen, KnowledgeList } from './screens/Knowledge.js';
 import { Questions } from './screens/Questions.js';
 import { SignIn } from './screens/SignIn.js';
 import { WidgetEditor } from './screens/WidgetEditor.js';
+import { EvalsScreen } from './screens/Evals.js';
 import { WidgetList } from './screens/Widgets.js';
 
 const NAV: { label: string; path: string; screens: Route['screen'][]; ownerOnly: boolean }[] = [
   { label: 'Conversations', path: href('conversations'), screens: ['inbox', 'conversation'], ownerOnly: false },
-  { label: 'Widgets', path: href('widgets'), screens: ['widgets', 'widget'], ownerOnly: true },
+  { label: 'Widgets', path: href('widgets'), screens: ['widgets', 'widget', 'evals'], ownerOnly: true },
   { label: 'Knowledge', path: href('knowledge'), screens: ['knowledge', 'knowledgeBase'], ownerOnly: true },
   { label: 'Questions', path: href('questions'), screens: ['questions'], ownerOnly: true },
   { label: 'Keys & webhooks', path: href('keys'), screens: ['keys'], ownerOnly: true },
@@ -31,6 +32,8 @@ function Screen({ route, me }: { route: Route; me: Me }) {
       return owner ? <WidgetList /> : <Inbox />;
     case 'widget':
       return owner ? <WidgetEditor widgetId={route.widgetId} /> : <Inbox />;
+    case 'evals':
+      return owner ? <EvalsScreen widgetId={route.widgetId} /> : <Inbox />;
     case 'knowledge':
       return owner ? <KnowledgeList /> : <Inbox />;
     case 'knowledgeBase':

@@ -9,6 +9,7 @@ export type Route =
   | { screen: 'conversation'; widgetId: string; sessionId: string }
   | { screen: 'widgets' }
   | { screen: 'widget'; widgetId: string }
+  | { screen: 'evals'; widgetId: string }
   | { screen: 'knowledge' }
   | { screen: 'knowledgeBase'; kbId: string }
   | { screen: 'keys' }
@@ -19,6 +20,7 @@ export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
   const [head, a, b] = parts;
   if (head === 'conversations' && a && b) return { screen: 'conversation', widgetId: a, sessionId: b };
+  if (head === 'widgets' && a && b === 'evals') return { screen: 'evals', widgetId: a };
   if (head === 'widgets') return a ? { screen: 'widget', widgetId: a } : { screen: 'widgets' };
   if (head === 'knowledge') return a ? { screen: 'knowledgeBase', kbId: a } : { screen: 'knowledge' };
   if (head === 'keys') return { screen: 'keys' };

@@ -1,6 +1,7 @@
 import { adminOperations, type Admin } from './admin/admin.js';
 import { openAccountEvents } from './admin/account-events.js';
 import * as conversations from './admin/conversations.js';
+import { createEvalOperations, type EvalOperations } from './admin/evals.js';
 import * as operators from './admin/operators.js';
 import type { OperatorRef, Principal } from './domain.js';
 import type { CoreContext } from './context.js';
@@ -44,6 +45,7 @@ export function createCore(options: CoreOptions): Core {
     replyAsOperator: (ref, reply) => conversations.replyAsOperator(ctx, ref.accountId, ref.widgetId, ref.sessionId, reply.operator, reply.text),
     releaseHandoff: (ref) => conversations.releaseHandoff(ctx, ref.accountId, ref.widgetId, ref.sessionId),
     resolveConversation: (ref) => conversations.resolveConversation(ctx, ref.accountId, ref.widgetId, ref.sessionId),
+    ...createEvalOperations(ctx, { sendMessage: engine.sendMessage, concurrency: options.evalConcurrency }),
   };
   const { runQueuedTurns, expireIdleSessions, drainTurns, close, openSessionEvents, ...api } = engine;
   const owner = options.owner ?? ctx.ids.random('wrk');
@@ -87,6 +89,8 @@ export interface CoreOptions extends EngineOptions {
   embeddingJob?: Omit<EmbeddingJobOptions, 'owner'>;
   /** The sync job of website sources: its lease, batch, reads per host and deadline (with `reader`). */
   sourceJob?: Omit<SourceJobOptions, 'owner'>;
+  /** How many cases of an eval run run at once (DESIGN.md section 12). Default 8. */
+  evalConcurrency?: number;
 }
 
 export interface Core {
@@ -111,7 +115,7 @@ export interface ConversationRef {
   sessionId: string;
 }
 
-export interface AdminApi extends Admin {
+export interface AdminApi extends Admin, EvalOperations {
   createOperator(accountId: string, input: unknown): Promise<Operator>;
   listOperators(accountId: string): Promise<Operator[]>;
   /** Throttled; the same refusal for an unknown email as for a wrong password. */

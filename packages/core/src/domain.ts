@@ -180,7 +180,14 @@ export interface Session {
   handedOff: boolean;
   /** Whether an operator resolved the conversation (rather than its visitor, caller or agent). */
   resolvedByOperator: boolean;
+  /**
+   * `evaluation` for a conversation an eval run holds (DESIGN.md section 12): never billed, never in analytics, left
+   * out of the conversations list unless asked for. Absent means `visitor`.
+   */
+  purpose?: SessionPurpose;
 }
+
+export type SessionPurpose = 'visitor' | 'evaluation';
 
 export interface Product {
   id: string;

@@ -56,6 +56,9 @@ Usage: svc <command> [options]      (from the repository root: pnpm svc <command
                                                        until it is ready (exit 1 if it failed)
   kb sources delete KB SOURCE                          Delete a source with its documents
   kb upload KB FILE…                                   Add files: PDF, DOCX, HTML, Markdown, text; CSV or JSON products
+  eval run --widget W --file suite.yaml [--format text|json|junit] [--out F]
+                                                       Run an eval suite through the widget's agent (README, "Evals");
+                                                       exit code 1 when a case fails, regressions named
   operators create --account A --email E [--name N] [--role owner|agent]
                                                        A console operator (role agent by default); the password
                                                        (12+ characters) is read from standard input
@@ -117,7 +120,7 @@ export async function main(argv: string[]): Promise<number> {
         ? { ...values, password: await readPasswordFromStdin() }
         : // Files are named relative to where the CLI runs, also when the server holding the database reads them.
           { ...values, args: name === 'kb upload' ? args.map((arg, i) => (i === 0 ? arg : resolve(userDirectory(), arg))) : args };
-    let result: { json: unknown; text: string };
+    let result: { json: unknown; text: string; exitCode?: number };
     let store: Store | undefined;
     try {
       store = await openStore(config);
@@ -140,10 +143,10 @@ export async function main(argv: string[]): Promise<number> {
       await store?.close();
     }
     console.log(json ? JSON.stringify(result.json, null, 2) : result.text);
-    if (!json && positionals[0] !== 'migrate' && positionals[1] !== 'list' && positionals[1] !== 'replay' && positionals[2] !== 'list') {
+    if (!json && positionals[0] !== 'migrate' && positionals[0] !== 'eval' && positionals[1] !== 'list' && positionals[1] !== 'replay' && positionals[2] !== 'list') {
       console.error(`(${describeStore(config)})`);
     }
-    return 0;
+    return result.exitCode ?? 0;
   } catch (error) {
     if (error instanceof UsageError) {
       fail('usage', error.message);

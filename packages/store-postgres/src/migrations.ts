@@ -597,6 +597,221 @@ alter table deliveries add constraint deliveries_event_check check (
 );
 `;
 
+/**
+ * DESIGN.md section 12: evaluation sessions, eval suites and runs, and the per-day analytics aggregates.
+ *
+ * - `sessions.purpose`: `evaluation` for the conversations an eval run holds (never billed, never in analytics or the
+ *   conversations list); `sessions.concluded`: a reply marked `session_ended` exists (the agent ended it), kept by the
+ *   messages trigger so the session's own row says how it ended.
+ * - `daily_stats`: one row per account, widget and UTC day. The session counters (conversations, messages, how they
+ *   ended, ratings, handoffs) are on the day the session was created, kept by a trigger from each change of the row
+ *   (the new row's contribution minus the old one's); the turn counters on the day of the reply, kept by a trigger
+ *   on `messages` in the transaction (the statement) that commits the turn. `feedback_up` / `feedback_down` are for
+ *   per-message feedback to add to. `daily_credits`: the ledger per day, widget ('' for account-wide charges) and
+ *   bucket, `*` the total. The analytics endpoint reads at most a row per day and widget, whatever the traffic.
+ * - Existing data is counted in once, before the triggers are created.
+ */
+const evalsAndDailyAnalytics = /* sql */ `
+alter table sessions add column purpose text not null default 'visitor' check (purpose in ('visitor', 'evaluation'));
+alter table sessions add column concluded boolean not null default false;
+update sessions s set concluded = true
+ where exists (select 1 from messages m where m.widget_id = s.widget_id and m.session_id = s.id and m.session_ended);
+
+create table eval_suites (
+  widget_id text not null,
+  name text collate "C" not null,
+  account_id text not null,
+  cases jsonb not null,
+  created_at timestamptz not null,
+  updated_at timestamptz not null,
+  primary key (widget_id, name)
+);
+
+create table eval_runs (
+  id text collate "C" primary key,
+  account_id text not null,
+  widget_id text not null,
+  suite_name text collate "C" not null,
+  status text not null check (status in ('queued', 'running', 'passed', 'failed')),
+  cases jsonb not null,
+  regressions jsonb not null,
+  previous_run_id text,
+  error text,
+  created_at timestamptz not null,
+  finished_at timestamptz
+);
+create index eval_runs_by_widget on eval_runs (widget_id, id desc);
+create index eval_runs_by_suite on eval_runs (widget_id, suite_name, id desc);
+
+create table daily_stats (
+  account_id text not null,
+  widget_id text not null,
+  day date not null,
+  conversations integer not null default 0,
+  messages integer not null default 0,
+  resolved_agent integer not null default 0,
+  resolved_ended integer not null default 0,
+  resolved_operator integer not null default 0,
+  expired integer not null default 0,
+  rating_positive integer not null default 0,
+  rating_negative integer not null default 0,
+  sessions_handed_off integer not null default 0,
+  turns integer not null default 0,
+  turns_answered integer not null default 0,
+  turns_unanswered integer not null default 0,
+  turns_handed_off integer not null default 0,
+  feedback_up integer not null default 0,
+  feedback_down integer not null default 0,
+  primary key (account_id, day, widget_id)
+);
+
+create table daily_credits (
+  account_id text not null,
+  day date not null,
+  widget_id text not null,
+  bucket text not null,
+  credits double precision not null,
+  primary key (account_id, day, widget_id, bucket)
+);
+
+create function svc_session_counts(s sessions) returns integer[]
+  language sql immutable
+  return case when s.purpose <> 'visitor' then array[0, 0, 0, 0, 0, 0, 0, 0, 0] else array[
+    1,
+    s.message_count,
+    (s.status = 'resolved' and not s.resolved_by_operator and s.concluded)::int,
+    (s.status = 'resolved' and not s.resolved_by_operator and not s.concluded)::int,
+    (s.status = 'resolved' and s.resolved_by_operator)::int,
+    (s.status = 'expired')::int,
+    (s.rating is not distinct from 'positive')::int,
+    (s.rating is not distinct from 'negative')::int,
+    s.handed_off::int
+  ] end;
+
+insert into daily_stats (account_id, widget_id, day, conversations, messages, resolved_agent, resolved_ended, resolved_operator, expired,
+                         rating_positive, rating_negative, sessions_handed_off)
+select account_id, widget_id, (created_at at time zone 'UTC')::date,
+       sum(c[1]), sum(c[2]), sum(c[3]), sum(c[4]), sum(c[5]), sum(c[6]), sum(c[7]), sum(c[8]), sum(c[9])
+  from (select s.account_id, s.widget_id, s.created_at, svc_session_counts(s) as c from sessions s where s.purpose = 'visitor') as counted
+ group by 1, 2, 3;
+
+insert into daily_stats as t (account_id, widget_id, day, turns, turns_answered, turns_unanswered, turns_handed_off)
+select s.account_id, m.widget_id, (m.created_at at time zone 'UTC')::date, count(*),
+       count(*) filter (where m.outcome = 'answered'), count(*) filter (where m.outcome = 'unanswered'),
+       count(*) filter (where m.outcome = 'handed_off')
+  from messages m join sessions s on s.widget_id = m.widget_id and s.id = m.session_id
+ where m.outcome is not null and s.purpose = 'visitor'
+ group by 1, 2, 3
+on conflict (account_id, day, widget_id) do update
+   set turns = excluded.turns, turns_answered = excluded.turns_answered, turns_unanswered = excluded.turns_unanswered,
+       turns_handed_off = excluded.turns_handed_off;
+
+insert into daily_stats as t (account_id, widget_id, day, feedback_up, feedback_down)
+select s.account_id, m.widget_id, (m.created_at at time zone 'UTC')::date,
+       count(*) filter (where m.feedback->>'rating' = 'up'), count(*) filter (where m.feedback->>'rating' = 'down')
+  from messages m join sessions s on s.widget_id = m.widget_id and s.id = m.session_id
+ where m.feedback is not null and s.purpose = 'visitor'
+ group by 1, 2, 3
+on conflict (account_id, day, widget_id) do update set feedback_up = excluded.feedback_up, feedback_down = excluded.feedback_down;
+
+insert into daily_credits (account_id, day, widget_id, bucket, credits)
+select account_id, (created_at at time zone 'UTC')::date, coalesce(widget_id, ''), b.key, sum(b.value::double precision)
+  from ledger_entries, jsonb_each_text(credits) as b
+ group by 1, 2, 3, 4;
+insert into daily_credits (account_id, day, widget_id, bucket, credits)
+select account_id, (created_at at time zone 'UTC')::date, coalesce(widget_id, ''), '*', sum(total)
+  from ledger_entries
+ group by 1, 2, 3;
+
+create function svc_session_stats() returns trigger language plpgsql as $fn$
+declare
+  n integer[] := array[0, 0, 0, 0, 0, 0, 0, 0, 0];
+  o integer[] := array[0, 0, 0, 0, 0, 0, 0, 0, 0];
+  k_account text;
+  k_widget text;
+  k_day date;
+begin
+  if tg_op <> 'DELETE' then
+    n := svc_session_counts(new);
+    k_account := new.account_id; k_widget := new.widget_id; k_day := (new.created_at at time zone 'UTC')::date;
+  end if;
+  if tg_op <> 'INSERT' then
+    o := svc_session_counts(old);
+    k_account := coalesce(k_account, old.account_id); k_widget := coalesce(k_widget, old.widget_id);
+    k_day := coalesce(k_day, (old.created_at at time zone 'UTC')::date);
+  end if;
+  if n = o then return null; end if;
+  insert into daily_stats as t (account_id, widget_id, day, conversations, messages, resolved_agent, resolved_ended, resolved_operator,
+                                expired, rating_positive, rating_negative, sessions_handed_off)
+  values (k_account, k_widget, k_day, n[1] - o[1], n[2] - o[2], n[3] - o[3], n[4] - o[4], n[5] - o[5], n[6] - o[6], n[7] - o[7],
+          n[8] - o[8], n[9] - o[9])
+  on conflict (account_id, day, widget_id) do update
+     set conversations = t.conversations + excluded.conversations, messages = t.messages + excluded.messages,
+         resolved_agent = t.resolved_agent + excluded.resolved_agent, resolved_ended = t.resolved_ended + excluded.resolved_ended,
+         resolved_operator = t.resolved_operator + excluded.resolved_operator, expired = t.expired + excluded.expired,
+         rating_positive = t.rating_positive + excluded.rating_positive, rating_negative = t.rating_negative + excluded.rating_negative,
+         sessions_handed_off = t.sessions_handed_off + excluded.sessions_handed_off;
+  return null;
+end
+$fn$;
+create trigger sessions_daily_stats after insert or update or delete on sessions for each row execute function svc_session_stats();
+
+create function svc_message_stats() returns trigger language plpgsql as $fn$
+declare
+  s record;
+begin
+  if new.session_ended then
+    update sessions set concluded = true where widget_id = new.widget_id and id = new.session_id and not concluded;
+  end if;
+  if new.outcome is null then return null; end if;
+  select account_id, purpose into s from sessions where widget_id = new.widget_id and id = new.session_id;
+  if not found or s.purpose <> 'visitor' then return null; end if;
+  insert into daily_stats as t (account_id, widget_id, day, turns, turns_answered, turns_unanswered, turns_handed_off)
+  values (s.account_id, new.widget_id, (new.created_at at time zone 'UTC')::date, 1, (new.outcome = 'answered')::int,
+          (new.outcome = 'unanswered')::int, (new.outcome = 'handed_off')::int)
+  on conflict (account_id, day, widget_id) do update
+     set turns = t.turns + 1, turns_answered = t.turns_answered + excluded.turns_answered,
+         turns_unanswered = t.turns_unanswered + excluded.turns_unanswered, turns_handed_off = t.turns_handed_off + excluded.turns_handed_off;
+  return null;
+end
+$fn$;
+create trigger messages_daily_stats after insert on messages for each row
+  when (new.session_ended or new.outcome is not null) execute function svc_message_stats();
+
+create function svc_ledger_stats() returns trigger language plpgsql as $fn$
+begin
+  insert into daily_credits as t (account_id, day, widget_id, bucket, credits)
+  select new.account_id, (new.created_at at time zone 'UTC')::date, coalesce(new.widget_id, ''), b.key, b.value::double precision
+    from jsonb_each_text(new.credits) as b
+   union all
+  select new.account_id, (new.created_at at time zone 'UTC')::date, coalesce(new.widget_id, ''), '*', new.total
+  on conflict (account_id, day, widget_id, bucket) do update set credits = t.credits + excluded.credits;
+  return null;
+end
+$fn$;
+create trigger ledger_daily_credits after insert on ledger_entries for each row execute function svc_ledger_stats();
+
+-- A visitor's thumbs (set, changed or taken back) move the counts of the rated reply's day by the difference.
+create function svc_feedback_stats() returns trigger language plpgsql as $fn$
+declare
+  s record;
+  up integer := (coalesce(new.feedback->>'rating', '') = 'up')::int - (coalesce(old.feedback->>'rating', '') = 'up')::int;
+  down integer := (coalesce(new.feedback->>'rating', '') = 'down')::int - (coalesce(old.feedback->>'rating', '') = 'down')::int;
+begin
+  if up = 0 and down = 0 then return null; end if;
+  select account_id, purpose into s from sessions where widget_id = new.widget_id and id = new.session_id;
+  if not found or s.purpose <> 'visitor' then return null; end if;
+  insert into daily_stats as t (account_id, widget_id, day, feedback_up, feedback_down)
+  values (s.account_id, new.widget_id, (new.created_at at time zone 'UTC')::date, up, down)
+  on conflict (account_id, day, widget_id) do update
+     set feedback_up = t.feedback_up + excluded.feedback_up, feedback_down = t.feedback_down + excluded.feedback_down;
+  return null;
+end
+$fn$;
+create trigger messages_feedback_stats after update of feedback on messages for each row
+  when (old.feedback is distinct from new.feedback) execute function svc_feedback_stats();
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', sql: initial },
   { version: 2, name: 'callbacks_and_identity', sql: callbacksAndIdentity },
@@ -611,4 +826,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 11, name: 'passage_vectors', sql: passageVectors },
   { version: 12, name: 'knowledge_sources', sql: knowledgeSources },
   { version: 13, name: 'feedback_and_questions', sql: feedbackAndQuestions },
+  { version: 14, name: 'evals_and_daily_analytics', sql: evalsAndDailyAnalytics },
 ];

@@ -97,6 +97,56 @@ describe('createPostgresStore', () => {
     expect((await store.getSession('wgt_v2', generated))?.creatorKeyKind).toBe('public');
   });
 
+  it('upgrading to migration 14 counts the existing conversations, replies and charges into the per-day analytics', async () => {
+    const schema = schemaForTest();
+    const driver = await openPostgresDriver({ connectionString: TEST_DATABASE_URL, schema, max: 1 });
+    const day = (hour: number) => new Date(Date.UTC(2026, 2, 2, hour));
+    try {
+      await runMigrations(driver, MIGRATIONS.filter((migration) => migration.version < 14));
+      const session = (id: string, status: string, extra: string) =>
+        driver.query(
+          `insert into sessions (widget_id, id, account_id, visitor_id, status, message_count, created_at, last_activity_at, expires_at, creator_key_kind,
+                                 rating, handed_off, resolved_by_operator)
+           values ('wgt_up', $1, 'acct_up', 'visitor', $2, 2, $3, $3, $4, 'secret', ${extra})`,
+          [id, status, day(1), day(40)],
+        );
+      await session('sess_agent', 'resolved', `'positive', false, false`);
+      await session('sess_operator', 'resolved', `null, true, true`);
+      await session('sess_open', 'active', `'negative', false, false`);
+      const reply = ([id, sessionId, outcome, ended]: [string, string, string, boolean]) =>
+        driver.query(
+          `insert into messages (id, widget_id, session_id, seq, role, content, products, actions, forms, session_ended, created_at, outcome)
+           values ($1, 'wgt_up', $2, 2, 'assistant', 'A reply', '[]', '[]', '[]', $3, $4, $5)`,
+          [id, sessionId, ended, day(2), outcome],
+        );
+      await reply(['msg_1', 'sess_agent', 'answered', true]);
+      await reply(['msg_2', 'sess_operator', 'handed_off', false]);
+      await reply(['msg_3', 'sess_open', 'unanswered', false]);
+      await driver.query(
+        `insert into ledger_entries (id, account_id, operation, widget_id, session_id, message_id, credits, total, created_at)
+         values ('led_1', 'acct_up', 'message.turn', 'wgt_up', 'sess_agent', 'msg_1', '{"chat": 1.5, "retrieval": 1}', 2.5, $1)`,
+        [day(2)],
+      );
+    } finally {
+      await driver.close();
+    }
+    const store = await open(schema);
+    const query = { accountId: 'acct_up', from: day(0), to: new Date(Date.UTC(2026, 2, 3)), now: day(3) };
+    expect(await store.analyzeSessions(query)).toEqual({
+      sessions: 3,
+      messages: 6,
+      perDay: [{ date: '2026-03-02', count: 3 }],
+      resolutions: { agent: 1, ended: 0, operator: 1, expired: 0 },
+      ratings: { positive: 1, negative: 1 },
+      handedOff: 1,
+      turnsPerDay: [{ date: '2026-03-02', turns: 3, answered: 1, unanswered: 1, handedOff: 1, feedbackUp: 0, feedbackDown: 0 }],
+    });
+    expect((await store.analyzeLedger(query)).total).toBe(2.5);
+    // From here on the triggers keep them: the open conversation ends.
+    await store.updateSession('wgt_up', 'sess_open', { status: 'resolved', resolvedAt: day(3) });
+    expect((await store.analyzeSessions(query)).resolutions).toEqual({ agent: 1, ended: 1, operator: 1, expired: 0 });
+  });
+
   it('upgrading to migration 12 puts the documents already stored in their knowledge base’s manual source (issue 22)', async () => {
     const schema = schemaForTest();
     const driver = await openPostgresDriver({ connectionString: TEST_DATABASE_URL, schema, max: 1 });

@@ -209,6 +209,7 @@ export interface SessionRow {
   handoff: StoredHandoff | null;
   handed_off: boolean;
   resolved_by_operator: boolean;
+  purpose: 'visitor' | 'evaluation';
 }
 
 /** `sessions.handoff` as JSON: the instant as an ISO string. */
@@ -242,6 +243,8 @@ export const toSession = (row: SessionRow): Session => ({
   handoff: row.handoff === null ? null : { state: row.handoff.state, since: new Date(row.handoff.since), operator: row.handoff.operator },
   handedOff: row.handed_off,
   resolvedByOperator: row.resolved_by_operator,
+  // Only evaluation sessions carry it, as the memory store keeps what it was given (a visitor's has none).
+  ...(row.purpose === 'evaluation' ? { purpose: row.purpose } : {}),
 });
 
 export interface MessageRow {

@@ -1,6 +1,7 @@
 import type { StoreOps, StoreSignal } from '@svc/core/store-kit';
 import { accountOps } from './ops/accounts.js';
 import { analyticsOps } from './ops/analytics.js';
+import { evalOps } from './ops/evals.js';
 import type { Db } from './ops/db.js';
 import { deliveryOps } from './ops/deliveries.js';
 import { guardOps } from './ops/guards.js';
@@ -41,6 +42,7 @@ export function createSqlOps(
     ...guardOps(db),
     ...webhookOps(db),
     ...operatorOps(db),
+    ...evalOps(db),
     ...sessionEventOps(db, publish),
     ...analyticsOps(db),
     ...vectorOps(db),

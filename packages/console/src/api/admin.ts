@@ -5,6 +5,8 @@ import type {
   ApiKey,
   Conversation,
   ConversationDetail,
+  EvalRun,
+  EvalSuite,
   CreatedKey,
   KnowledgeBase,
   KnowledgeDocument,
@@ -29,6 +31,7 @@ export interface ConversationFilters {
   to?: string;
 }
 
+const evals = (widgetId: string): string => `/widgets/${enc(widgetId)}/evals`;
 const conversation = (widgetId: string, sessionId: string): string => `/conversations/${enc(widgetId)}/${enc(sessionId)}`;
 
 export const admin = {
@@ -84,4 +87,9 @@ export const admin = {
   answerQuestion: (groupId: string, input: { title?: string; content: string; knowledgeBaseId?: string }) =>
     call<KnowledgeDocument>('POST', `/questions/${enc(groupId)}/answer`, input),
   dismissQuestion: (groupId: string) => call<QuestionGroup>('POST', `/questions/${enc(groupId)}/dismiss`),
+  evalSuites: (widgetId: string) => call<EvalSuite[]>('GET', `${evals(widgetId)}/suites`),
+  evalRuns: (widgetId: string, cursor?: string) => list<EvalRun>(`${evals(widgetId)}/runs${query({ cursor, limit: 20 })}`),
+  evalRun: (widgetId: string, runId: string) => call<EvalRun>('GET', `${evals(widgetId)}/runs/${enc(runId)}`),
+  startEvalRun: (widgetId: string, suite: Pick<EvalSuite, 'name' | 'cases'>) => call<EvalRun>('POST', `${evals(widgetId)}/runs`, suite),
+  addEvalCase: (widgetId: string, suite: string, sessionId: string) => call<EvalSuite>('POST', `${evals(widgetId)}/suites/${enc(suite)}/cases`, { sessionId }),
 };

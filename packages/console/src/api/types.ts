@@ -124,4 +124,20 @@ export interface Analytics {
   handoffRate: number;
   creditsByBucket: { bucket: string; credits: number }[];
   totals: { conversations: number; messages: number; credits: number };
+  turnsPerDay: (TurnStats & { date: string })[];
+  turns: TurnStats;
 }
+
+/** The AI's replies by outcome, the feedback given and their rates (DESIGN.md section 12). */
+export interface TurnStats {
+  turns: number;
+  answered: number;
+  unanswered: number;
+  handedOff: number;
+  feedbackUp: number;
+  feedbackDown: number;
+  resolutionRate: number | null;
+  unansweredRate: number | null;
+}
+
+export type { EvalCase, EvalCaseResult, EvalRunView as EvalRun, EvalSuiteView as EvalSuite } from '@svc/core/schemas';

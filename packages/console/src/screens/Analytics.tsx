@@ -4,6 +4,8 @@ import { BarChart, ColumnChart, ShareBar } from '../components/charts.js';
 import { ErrorNote, formatNumber, Loading, Title } from '../components/common.js';
 import { useLoad } from '../hooks.js';
 
+/** A share as a percentage, or a dash when there is nothing to share. */
+const percent = (share: number | null): string => (share === null ? '—' : `${Math.round(share * 100)}%`);
 const day = (date: Date): string => date.toISOString().slice(0, 10);
 /** The day after `date` (YYYY-MM-DD), at 00:00 UTC: the API's `to` is exclusive, the form's last day inclusive. */
 const dayAfter = (date: string): string => new Date(Date.parse(`${date}T00:00:00.000Z`) + 86_400_000).toISOString();
@@ -60,6 +62,14 @@ export function Analytics() {
               <dt>Credits</dt>
               <dd>{formatNumber(data.totals.credits)}</dd>
             </div>
+            <div>
+              <dt>Resolution rate</dt>
+              <dd>{percent(data.turns.resolutionRate)}</dd>
+            </div>
+            <div>
+              <dt>Unanswered</dt>
+              <dd>{percent(data.turns.unansweredRate)}</dd>
+            </div>
           </dl>
           <div class="charts">
             <ColumnChart title="Conversations per day" unit="conversations" rows={data.conversationsPerDay.map((d) => ({ label: d.date, value: d.count }))} />
@@ -75,6 +85,16 @@ export function Analytics() {
             />
             <BarChart title="Ratings" unit="ratings" rows={Object.entries(data.ratings).map(([label, value]) => ({ label, value }))} />
             <ShareBar title="Handed to a person" share={data.handoffRate} />
+            <ColumnChart title="Answers resolved per day" unit="answers" rows={data.turnsPerDay.map((d) => ({ label: d.date, value: Math.max(0, d.answered - d.feedbackDown) }))} />
+            <ColumnChart title="Unanswered questions per day" unit="questions" rows={data.turnsPerDay.map((d) => ({ label: d.date, value: d.unanswered }))} />
+            <BarChart
+              title="Feedback on answers"
+              unit="ratings"
+              rows={[
+                { label: 'Helpful', value: data.turns.feedbackUp },
+                { label: 'Not helpful', value: data.turns.feedbackDown },
+              ]}
+            />
             <BarChart title="Credits by bucket" unit="credits" rows={data.creditsByBucket.map((b) => ({ label: b.bucket, value: b.credits }))} />
           </div>
         </>

@@ -106,6 +106,38 @@ function MessageItem({ message }: { message: Message }) {
   );
 }
 
+/** "Add as an eval case": the conversation's visitor messages become a case of a suite (DESIGN.md section 12). */
+function AddAsEvalCase({ widgetId, sessionId }: { widgetId: string; sessionId: string }) {
+  const [suite, setSuite] = useState('conversations');
+  const [added, setAdded] = useState('');
+  const add = useAction(admin.addEvalCase);
+  const submit = async (event: Event): Promise<void> => {
+    event.preventDefault();
+    setAdded('');
+    const stored = await add.run(widgetId, suite.trim(), sessionId);
+    if (stored) setAdded(`Added to the suite “${stored.name}”, which now has ${stored.cases.length} case${stored.cases.length === 1 ? '' : 's'}.`);
+  };
+  return (
+    <form class="row add-eval" onSubmit={submit} aria-label="Add as an eval case">
+      <label>
+        Eval suite
+        <input name="suite" value={suite} pattern="[A-Za-z0-9][A-Za-z0-9_.\-]*" maxLength={100} required onInput={(e) => setSuite(e.currentTarget.value)} />
+      </label>
+      <button type="submit" class="secondary" disabled={add.busy || !suite.trim()}>
+        Add as an eval case
+      </button>
+      <span role="status" class="hint">
+        {added && (
+          <>
+            {added} <a href={href('widgets', widgetId, 'evals')}>Open the evals</a>
+          </>
+        )}
+      </span>
+      <ErrorNote error={add.error} />
+    </form>
+  );
+}
+
 /** One conversation with everything about it, live; the operator takes it over, replies, releases or resolves it. */
 export function ConversationScreen({ widgetId, sessionId }: { widgetId: string; sessionId: string }) {
   const detail = useLoad<ConversationDetail>(() => admin.conversation(widgetId, sessionId), [widgetId, sessionId]);
@@ -182,6 +214,7 @@ export function ConversationScreen({ widgetId, sessionId }: { widgetId: string; 
             )}
           </div>
           <ErrorNote error={act.error} />
+          <AddAsEvalCase widgetId={widgetId} sessionId={sessionId} />
           <ol class="history" aria-label="Messages">
             {detail.data!.messages.map((message) => (
               <MessageItem key={message.messageId} message={message} />

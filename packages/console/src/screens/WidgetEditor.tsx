@@ -228,8 +228,9 @@ export function WidgetEditor({ widgetId }: { widgetId: string }) {
   const onSaved = (updated: Widget): void => loaded.set(() => updated);
   return (
     <section>
-      <p>
+      <p class="row">
         <a href={href('widgets')}>← All widgets</a>
+        <a href={href('widgets', widgetId, 'evals')}>Evals: test this widget's answers</a>
       </p>
       <Title title="Widget">{widget ? `Widget: ${widget.name}` : 'Widget'}</Title>
       <ErrorNote error={loaded.error} />

@@ -216,6 +216,11 @@ describe('analytics', () => {
           handoffRate: 0.25,
           creditsByBucket: [{ bucket: 'chat', credits: 7.5 }],
           totals: { conversations: 5, messages: 21, credits: 7.5 },
+          turnsPerDay: [
+            { date: '2026-11-01', turns: 4, answered: 3, unanswered: 1, handedOff: 0, feedbackUp: 1, feedbackDown: 1, resolutionRate: 0.5, unansweredRate: 0.25 },
+            { date: '2026-11-02', turns: 0, answered: 0, unanswered: 0, handedOff: 0, feedbackUp: 0, feedbackDown: 0, resolutionRate: null, unansweredRate: null },
+          ],
+          turns: { turns: 4, answered: 3, unanswered: 1, handedOff: 0, feedbackUp: 1, feedbackDown: 1, resolutionRate: 0.5, unansweredRate: 0.25 },
         }),
       ),
     );
@@ -224,8 +229,12 @@ describe('analytics', () => {
     fireEvent.change(screen.getByLabelText('To'), { target: { value: '2026-11-02' } });
     await waitFor(() => expect(service.requests.at(-1)!.path).toBe('/admin/v1/analytics?from=2026-11-01T00%3A00%3A00.000Z&to=2026-11-03T00%3A00%3A00.000Z'));
     expect(await screen.findByRole('img', { name: /^How conversations ended\. Assistant: 1 conversations; Visitor: 2 conversations; Operator: 1/ })).toBeDefined();
-    expect(screen.getByText('25%')).toBeDefined();
+    expect(screen.getAllByText('25%')).toHaveLength(2);
     expect(screen.getByRole('img', { name: /^Conversations per day\. 5 conversations over 2 days/ })).toBeDefined();
+    // DESIGN.md section 12: answered without a thumbs-down over every turn, and the unanswered share.
+    expect(screen.getByText('Resolution rate').nextElementSibling!.textContent).toBe('50%');
+    expect(screen.getByText('Unanswered').nextElementSibling!.textContent).toBe('25%');
+    expect(screen.getByRole('img', { name: /^Unanswered questions per day\. 1 questions over 2 days/ })).toBeDefined();
   });
 });
 

@@ -28,6 +28,8 @@ export const conversationFiltersSchema = z.strictObject({
   to: z.iso.datetime({ offset: true, error: 'to must be an ISO 8601 date-time' }).optional(),
   cursor: z.string().max(512).optional(),
   limit: z.coerce.number({ error: 'limit must be an integer from 1 to 100' }).int().min(1).max(100).optional(),
+  /** Evaluation sessions (DESIGN.md section 12) are listed only when asked for. */
+  purpose: z.enum(['visitor', 'evaluation'], { error: 'purpose must be "visitor" or "evaluation"' }).optional(),
 });
 export type ConversationFilters = z.input<typeof conversationFiltersSchema>;
 
@@ -82,6 +84,7 @@ export async function listConversations(
     from: input.from === undefined ? undefined : new Date(input.from),
     to: input.to === undefined ? undefined : new Date(input.to),
     before: input.cursor === undefined ? undefined : decodeCursor(input.cursor),
+    purpose: input.purpose,
     limit: limit + 1,
   });
   const page = sessions.slice(0, limit);

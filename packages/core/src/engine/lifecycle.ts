@@ -39,6 +39,8 @@ export async function writeLifecycleEvent(
   session: Session,
   extra: { reason?: ResolvedReason; state?: HandoffChange; feedback?: FeedbackChange } = {},
 ): Promise<Delivery[]> {
+  // An eval run's conversation (DESIGN.md section 12) wakes no webhook and no operator's inbox.
+  if (session.purpose === 'evaluation') return [];
   // Feedback changes a message, not the session: the session's event log has nothing new to show.
   if (!extra.feedback) {
     await tx.appendSessionEvent({

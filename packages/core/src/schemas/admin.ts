@@ -196,4 +196,32 @@ export const analyticsSchema = z.object({
   handoffRate: z.number().min(0).max(1),
   creditsByBucket: z.array(z.object({ bucket: z.string(), credits: z.number() })),
   totals: z.object({ conversations: z.int(), messages: z.int(), credits: z.number() }),
+  /**
+   * DESIGN.md section 12: every UTC day of the range with the AI's replies by outcome and the feedback given; the
+   * resolution rate is the share answered without a handoff and without a thumbs-down, null on a day without turns.
+   */
+  turnsPerDay: z.array(
+    z.object({
+      date: z.string(),
+      turns: z.int(),
+      answered: z.int(),
+      unanswered: z.int(),
+      handedOff: z.int(),
+      feedbackUp: z.int(),
+      feedbackDown: z.int(),
+      resolutionRate: z.number().min(0).max(1).nullable(),
+      unansweredRate: z.number().min(0).max(1).nullable(),
+    }),
+  ),
+  /** The same over the whole range. */
+  turns: z.object({
+    turns: z.int(),
+    answered: z.int(),
+    unanswered: z.int(),
+    handedOff: z.int(),
+    feedbackUp: z.int(),
+    feedbackDown: z.int(),
+    resolutionRate: z.number().min(0).max(1).nullable(),
+    unansweredRate: z.number().min(0).max(1).nullable(),
+  }),
 });

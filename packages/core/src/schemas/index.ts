@@ -34,6 +34,8 @@ export { SESSION_EVENT, TURN_EVENT } from '../event-stream.js';
 export type { SessionEventName, TurnEventName } from '../event-stream.js';
 export { turnEventDataSchemas, sessionEventDataSchemas, turnStreamEventSchema, sessionStreamEventSchema, uiMessageChunkSchema, UI_MESSAGE_STREAM_DONE } from './stream-events.js';
 export type { TurnStreamEvent, TurnEventData, SessionStreamEvent, UiMessageChunk } from './stream-events.js';
+export { evalExpectSchema, evalCaseSchema, evalSuiteSchema, evalSuiteBodySchema, evalSuiteNameSchema, evalSuiteViewSchema, addEvalCaseRequestSchema, evalCaseResultSchema, evalRunStatusSchema, evalRunSchema, evalRunListQuerySchema } from './evals.js';
+export type { EvalExpect, EvalCase, EvalSuite, EvalSuiteView, EvalCaseResult, EvalRunStatus, EvalRunView } from './evals.js';
 export { isStorableText, findUnstorableText, parseInput } from './validate.js';
 // The wire's vocabulary beyond the zod schemas: error codes, scopes, webhook event names, the shapes of stored
 // resources as the API shows them, the SSE reader and the identity token format a client signs.

@@ -1,6 +1,9 @@
 import type { CreditBucket } from '../credits.js';
 
-/** The sessions and ledger entries an analytics question is about: one account's, created in `[from, to)`. */
+/**
+ * The sessions and ledger entries an analytics question is about: one account's, created in `[from, to)`. Both ends
+ * are UTC midnights (SQL stores answer from per-day aggregates); evaluation sessions are never counted.
+ */
 export interface AnalyticsQuery {
   accountId: string;
   /** Only this widget's sessions and charges. */
@@ -26,6 +29,19 @@ export interface SessionAnalytics {
   ratings: { positive: number; negative: number };
   /** Sessions that ever had a handoff to an operator. */
   handedOff: number;
+  /** The AI's replies (turns) on each UTC day that has any, oldest first, by outcome (DESIGN.md section 12). */
+  turnsPerDay: TurnDay[];
+}
+
+/** One day's turns: every AI reply with an outcome, those answered, unanswered and handed off, and the feedback given. */
+export interface TurnDay {
+  date: string;
+  turns: number;
+  answered: number;
+  unanswered: number;
+  handedOff: number;
+  feedbackUp: number;
+  feedbackDown: number;
 }
 
 /** What the ledger entries of an {@link AnalyticsQuery} charged, per bucket and in all. */

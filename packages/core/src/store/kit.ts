@@ -30,6 +30,7 @@ export type { EmbeddingClaim, EmbeddingProgress, PassageKey, PassageToEmbed, Pas
 export type { EmbeddingProvider, EmbeddingRequestOptions, Embeddings, RerankProvider, RerankResult } from '../retrieval/providers.js';
 export type { ConsoleSession, Operator, OperatorOps } from './operator-store.js';
 export type { AnalyticsOps, AnalyticsQuery } from './analytics-store.js';
+export type { EvalOps, EvalRun, EvalRunQuery, StoredEvalSuite } from './eval-store.js';
 export type { SessionEvent, SessionEventOps } from './session-event-store.js';
 export type { WebhookEndpoint, WebhookOps } from './webhook-store.js';
 export type { QuestionOps } from './question-store.js';

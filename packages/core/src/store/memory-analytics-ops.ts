@@ -1,5 +1,5 @@
 import { CREDIT_BUCKETS, zeroCredits } from '../credits.js';
-import type { AnalyticsOps, AnalyticsQuery, SessionAnalytics } from './analytics-store.js';
+import type { AnalyticsOps, AnalyticsQuery, SessionAnalytics, TurnDay } from './analytics-store.js';
 import type { MemoryState } from './memory-state.js';
 import { key } from './memory-tables.js';
 
@@ -25,9 +25,27 @@ export function createMemoryAnalyticsOps(state: MemoryState): AnalyticsOps {
         resolutions: { agent: 0, ended: 0, operator: 0, expired: 0 },
         ratings: { positive: 0, negative: 0 },
         handedOff: 0,
+        turnsPerDay: [],
       };
       const days = new Map<string, number>();
+      const turnDays = new Map<string, TurnDay>();
       for (const session of state.sessions.values()) {
+        if (session.purpose === 'evaluation' || session.accountId !== query.accountId) continue;
+        if (query.widgetId !== undefined && session.widgetId !== query.widgetId) continue;
+        // Turns count on the day of the reply, whenever the session started.
+        for (const message of state.sessionMessages.get(key(session.widgetId, session.id)) ?? []) {
+          if (!message.outcome || message.createdAt < query.from || message.createdAt >= query.to) continue;
+          const date = message.createdAt.toISOString().slice(0, 10);
+          const turn = turnDays.get(date) ?? { date, turns: 0, answered: 0, unanswered: 0, handedOff: 0, feedbackUp: 0, feedbackDown: 0 };
+          turn.turns++;
+          if (message.outcome === 'answered') turn.answered++;
+          if (message.outcome === 'unanswered') turn.unanswered++;
+          if (message.outcome === 'handed_off') turn.handedOff++;
+          // Thumbs count on the day of the reply they rate (as the SQL trigger counts them).
+          if (message.feedback?.rating === 'up') turn.feedbackUp++;
+          if (message.feedback?.rating === 'down') turn.feedbackDown++;
+          turnDays.set(date, turn);
+        }
         if (!matches(session, query)) continue;
         result.sessions++;
         result.messages += session.messageCount;
@@ -44,6 +62,7 @@ export function createMemoryAnalyticsOps(state: MemoryState): AnalyticsOps {
           result.resolutions[concluded ? 'agent' : 'ended']++;
         }
       }
+      result.turnsPerDay = [...turnDays.values()].sort((a, b) => (a.date < b.date ? -1 : 1));
       result.perDay = [...days].sort(([a], [b]) => (a < b ? -1 : 1)).map(([date, count]) => ({ date, count }));
       return result;
     },

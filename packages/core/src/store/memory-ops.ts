@@ -2,6 +2,7 @@ import type { Session, StoredMessage, VisitorContext } from '../domain.js';
 import { chunkDocument } from './chunking.js';
 import { resolveByAgent } from '../session-machine.js';
 import { createMemoryAnalyticsOps } from './memory-analytics-ops.js';
+import { createMemoryEvalOps } from './memory-eval-ops.js';
 import { bumpVectorVersion, createMemoryVectorOps } from './memory-vector-ops.js';
 import { createMemoryCallbackOps } from './memory-turn-job-ops.js';
 import { createMemoryGuardOps } from './memory-guard-ops.js';
@@ -28,6 +29,7 @@ export function createMemoryOps(state: MemoryState, publish: (event: StoreSignal
     ...createMemoryOperatorOps(state),
     ...createMemorySessionEventOps(state, publish),
     ...createMemoryAnalyticsOps(state),
+    ...createMemoryEvalOps(state),
     ...createMemoryVectorOps(state),
     ...createMemorySourceOps(state),
     ...createMemoryQuestionOps(state),

@@ -63,6 +63,7 @@ function newestFirst(a: Session, b: Session): number {
 function matches(session: Session, query: SessionListQuery): boolean {
   if (session.accountId !== query.accountId) return false;
   if (query.widgetId !== undefined && session.widgetId !== query.widgetId) return false;
+  if ((session.purpose ?? 'visitor') !== (query.purpose ?? 'visitor')) return false;
   if (query.status !== undefined && session.status !== query.status) return false;
   if (query.rating !== undefined && session.rating !== query.rating) return false;
   if (query.handoff !== undefined && (session.handoff?.state ?? 'none') !== query.handoff) return false;

@@ -20,6 +20,7 @@ import type { ConsoleSession, Operator } from './operator-store.js';
 import type { IdempotencyRecord } from './store.js';
 import type { WebhookEndpoint } from './webhook-store.js';
 import type { SessionEvent } from './session-event-store.js';
+import type { EvalRun, StoredEvalSuite } from './eval-store.js';
 
 /** A document with the passages it was split into on insert, as the SQL stores keep them in a table. */
 export interface IndexedDocument {
@@ -86,6 +87,10 @@ export interface MemoryState {
   /** Failed sign-ins keyed by (email or address, window start in ms). */
   loginFailures: Table<{ windowStart: number; count: number }>;
   questionGroups: Table<QuestionGroup>;
+  /** Keyed by (widgetId, name). */
+  evalSuites: Table<StoredEvalSuite>;
+  /** Keyed by run id. */
+  evalRuns: Table<EvalRun>;
 }
 
 export function createMemoryState(): MemoryState {
@@ -120,5 +125,7 @@ export function createMemoryState(): MemoryState {
     consoleSessions: table(),
     loginFailures: table(),
     questionGroups: table(),
+    evalSuites: table(),
+    evalRuns: table(),
   };
 }

@@ -1,4 +1,4 @@
-import type { Rating, Session, SessionStatus } from '../domain.js';
+import type { Rating, Session, SessionPurpose, SessionStatus } from '../domain.js';
 import type { SessionEventName } from '../event-stream.js';
 
 /**
@@ -37,6 +37,8 @@ export interface SessionListQuery {
   to?: Date | undefined;
   /** Keyset position (exclusive): the last session of the previous page. */
   before?: { createdAt: Date; widgetId: string; sessionId: string } | undefined;
+  /** Visitors' conversations (the default) or evaluation sessions (DESIGN.md section 12). */
+  purpose?: SessionPurpose | undefined;
   limit: number;
 }
 

@@ -4,6 +4,7 @@ import type { OperatorOps } from './operator-store.js';
 import type { WebhookOps } from './webhook-store.js';
 import type { SessionEventOps } from './session-event-store.js';
 import type { AnalyticsOps } from './analytics-store.js';
+import type { EvalOps } from './eval-store.js';
 import type { VectorOps } from './vector-store.js';
 import type { SourceOps } from './source-store.js';
 import type { QuestionOps } from './question-store.js';
@@ -28,7 +29,7 @@ import type {
  * together with {@link Store.transaction}. `insert…` methods reject an id that already exists unless stated
  * otherwise. Returned objects are the caller's: mutating them changes nothing stored.
  */
-export interface StoreOps extends TurnJobOps, GuardOps, WebhookOps, SessionEventOps, OperatorOps, AnalyticsOps, VectorOps, SourceOps, QuestionOps {
+export interface StoreOps extends TurnJobOps, GuardOps, WebhookOps, SessionEventOps, OperatorOps, AnalyticsOps, VectorOps, SourceOps, QuestionOps, EvalOps {
   // Accounts and credits
   insertAccount(account: Account): Promise<void>;
   getAccount(id: string): Promise<Account | null>;

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe } from 'vitest';
 import type { Store } from '../store/store.js';
 import { accountContract } from './contract/accounts.js';
 import { analyticsContract } from './contract/analytics.js';
+import { evalsContract } from './contract/evals.js';
 import { deliveryContract } from './contract/deliveries.js';
 import { guardContract } from './contract/guards.js';
 import { identityContract } from './contract/identity.js';
@@ -57,6 +58,7 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
 
     describe('accounts and ledger', () => accountContract(store));
     describe('operator analytics', () => analyticsContract(store));
+    describe('eval suites and runs', () => evalsContract(store));
     describe('widgets and API keys', () => widgetAndKeyContract(store));
     describe('knowledge bases, products and documents', () => knowledgeContract(store));
     describe('knowledge sources and their pages', () => sourceContract(store));

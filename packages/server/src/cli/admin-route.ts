@@ -54,7 +54,7 @@ export async function publishAdminEndpoint(dataDir: string, endpoint: AdminEndpo
 }
 
 /** Runs a CLI command through the server holding the data directory; the CLI prints what comes back. */
-export async function forwardToServer(dataDir: string, command: string, values: Values): Promise<{ json: unknown; text: string }> {
+export async function forwardToServer(dataDir: string, command: string, values: Values): Promise<{ json: unknown; text: string; exitCode?: number }> {
   let endpoint: AdminEndpoint;
   try {
     endpoint = JSON.parse(await readFile(join(dataDir, FILE), 'utf8')) as AdminEndpoint;
@@ -72,7 +72,7 @@ export async function forwardToServer(dataDir: string, command: string, values: 
     headers: { 'content-type': 'application/json', authorization: `Bearer ${endpoint.token}` },
     body: JSON.stringify({ command, values: forwarded }),
   });
-  const body = (await res.json()) as { json: unknown; text: string } | { error: { code: string; message: string; field?: string } };
+  const body = (await res.json()) as { json: unknown; text: string; exitCode?: number } | { error: { code: string; message: string; field?: string } };
   if ('error' in body) {
     if (body.error.code === 'usage') throw new UsageError(body.error.message);
     throw Object.assign(new Error(body.error.message), { name: 'SvcError', code: body.error.code, field: body.error.field });

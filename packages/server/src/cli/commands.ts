@@ -10,6 +10,7 @@ import { runOperatorCommand } from './operators-cli.js';
 import { CONVERSATION_OPTIONS, isConversationCommand, runConversationCommand } from './conversations-cli.js';
 import { isSourceCommand, runSourceCommand, SOURCE_OPTIONS, type SourceValues } from './sources-cli.js';
 import { sourcesCore } from './source-sync.js';
+import { runEvalCommand } from './evals-cli.js';
 
 /**
  * The `svc` administration commands, run against a store: by the CLI on the database directly, or by a running
@@ -50,6 +51,7 @@ export const OPTIONS = {
   events: { type: 'string' },
   'grace-seconds': { type: 'string' },
   email: { type: 'string' },
+  format: { type: 'string' },
   ...CONVERSATION_OPTIONS,
   ...SOURCE_OPTIONS,
 } as const;
@@ -77,10 +79,11 @@ async function readJsonFile(file: string): Promise<unknown> {
   }
 }
 
-/** What a command prints: `json` with --json, else `text`. */
+/** What a command prints: `json` with --json, else `text`; `exitCode` when not 0 although it ran (a failed eval). */
 export interface CommandOutput {
   json: unknown;
   text: string;
+  exitCode?: number;
 }
 
 interface CommandContext {
@@ -279,6 +282,12 @@ const COMMANDS: Record<string, (c: CommandContext) => Promise<CommandOutput>> = 
   async 'operators list'({ values, admin }) {
     required(values, 'account');
     return runOperatorCommand('list', values, admin);
+  },
+
+  async 'eval run'({ values, store }) {
+    const format = values.format ?? 'text';
+    if (format !== 'text' && format !== 'json' && format !== 'junit') throw new UsageError(`--format must be text, json or junit; got "${format}"`);
+    return runEvalCommand({ widget: required(values, 'widget'), file: required(values, 'file'), format, out: values.out }, store, (message) => new UsageError(message));
   },
 
   async 'kb import'({ values, admin }) {

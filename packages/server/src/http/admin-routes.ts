@@ -6,6 +6,7 @@ import { CONFIGURATION_ROUTES } from './admin-configuration-routes.js';
 import { CONVERSATION_ROUTES } from './admin-conversation-routes.js';
 import { SOURCES_ADMIN_ROUTES } from './admin-sources-routes.js';
 import { QUESTION_ROUTES } from './admin-question-routes.js';
+import { EVAL_ROUTES } from './admin-eval-routes.js';
 import { ADMIN, ANY_OPERATOR, BODY, noContent, ok, V1 } from './admin-route-kit.js';
 import type { Route } from './routes.js';
 
@@ -135,4 +136,5 @@ export const ADMIN_ROUTES: readonly Route[] = [
   ...CONVERSATION_ROUTES,
   ...SOURCES_ADMIN_ROUTES,
   ...QUESTION_ROUTES,
+  ...EVAL_ROUTES,
 ];

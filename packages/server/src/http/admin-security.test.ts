@@ -37,6 +37,9 @@ const VALID_BODIES: Record<string, (ids: Record<string, string>) => Record<strin
   adminReplyAsOperator: () => ({ text: 'Written by B' }),
   adminAddSource: () => ({ type: 'website', url: 'https://evil.example/' }),
   adminAnswerQuestion: () => ({ content: 'Written by B' }),
+  adminStartEvalRun: () => ({ name: 'planted', cases: [{ name: 'b', question: 'Run by B?' }] }),
+  adminPutEvalSuite: () => ({ cases: [{ name: 'b', question: 'Stored by B?' }] }),
+  adminAddEvalCase: (ids) => ({ sessionId: ids['sessionId']! }),
 };
 
 /** Account A with one of everything the admin API addresses, by path parameter name, and the secrets it must never show B. */
@@ -64,8 +67,24 @@ async function resourcesOf(f: AdminFixture) {
     id: groupId, accountId: f.accountA.id, widgetId: widget.id, kind: 'unanswered', status: 'open', sample: 'A private question', terms: ['private', 'question'],
     count: 1, firstAskedAt: asked, lastAskedAt: asked, sessions: [sessionId], daily: {}, closedAt: null, documentId: null,
   });
+  // An eval suite and a finished run of it.
+  await as('PUT', `/widgets/${widget.id}/evals/suites/a-suite`, { cases: [{ name: 'returns', question: 'What about returns?' }] });
+  const queued = (await as('POST', `/widgets/${widget.id}/evals/runs`, { name: 'a-suite', cases: [{ name: 'returns', question: 'What about returns?' }] })).body.data;
+  for (let i = 0; i < 200 && (await f.store.getEvalRun(queued.id))?.finishedAt == null; i++) await new Promise((resolve) => setTimeout(resolve, 20));
   return {
-    ids: <Record<string, string>>{ widgetId: widget.id, sessionId, kbId: kb.id, sourceId: source.id, keyId: key.apiKey.id, webhookId: webhook.id, deliveryId: delivery!.id, groupId, accountId: f.accountA.id },
+    ids: <Record<string, string>>{
+      widgetId: widget.id,
+      sessionId,
+      kbId: kb.id,
+      sourceId: source.id,
+      keyId: key.apiKey.id,
+      webhookId: webhook.id,
+      deliveryId: delivery!.id,
+      groupId,
+      accountId: f.accountA.id,
+      runId: queued.id,
+      suite: 'a-suite',
+    },
     secrets: [widget.identitySecret, webhook.secret, key.key, key.callbackSecret, 'A private answer', 'visitor-of-a', 'owner@acme.example', 'A private question'],
   };
 }
@@ -88,6 +107,8 @@ async function snapshotOf(f: AdminFixture, a: Awaited<ReturnType<typeof resource
     deliveries: (await store.listDeliveries({ accountId: id, limit: 100 })).map(({ id: deliveryId, status, attempts }) => ({ deliveryId, status, attempts })),
     operators: await store.listOperators(id),
     questions: await store.listQuestionGroups({ accountId: id, status: 'open', limit: 100 }),
+    evalSuites: await store.listEvalSuites(a.ids.widgetId!),
+    evalRuns: await store.listEvalRuns({ widgetId: a.ids.widgetId!, limit: 100 }),
   };
 }
 

@@ -9,7 +9,7 @@ import { adminAuth, claimsAdminKey, requireRole } from './admin-auth.js';
 import { OWNER } from './admin-route-kit.js';
 import { apiKeyAuth, type AppEnv } from './auth.js';
 import { SSE_CONTENT_TYPE } from './sse.js';
-import { limitBody, readJsonBody, readRequiredJsonBody, type BodyLimit } from './body.js';
+import { limitBody, readJsonBody, readJsonOrYamlBody, readRequiredJsonBody, type BodyLimit } from './body.js';
 import { MULTIPART_OVERHEAD_BYTES, readUpload, type UploadedPart } from './upload.js';
 import { cors } from './cors.js';
 import { idempotency } from './idempotency.js';
@@ -157,7 +157,7 @@ function runRoute(route: Route, core: Core): Handler<AppEnv> {
     const spec = route.upload;
     // An upload's file is read by its handler (`upload()`), once it has checked what the path names.
     const upload = spec ? (): Promise<UploadedPart> => readUpload(c, spec) : undefined;
-    if (route.body) body = route.body.required ? await readRequiredJsonBody(c) : await readJsonBody(c);
+    if (route.body) body = route.body.yaml ? await readJsonOrYamlBody(c) : route.body.required ? await readRequiredJsonBody(c) : await readJsonBody(c);
     // No body is expected; one that is sent must still be well-formed JSON.
     else if (!spec && route.method !== 'get') await readJsonBody(c);
     const inputs = { c, core, params: c.req.param(), body, query: c.req.query(), ...(upload ? { upload } : {}) };

@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { IncomingMessage } from 'node:http';
 import { SvcError } from '@svc/core';
+import { parse as parseYaml } from 'yaml';
 
 /** DESIGN.md section 4: bodies over 64 KiB are refused. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -160,6 +161,35 @@ function firstTooDeep(root: object): string | null {
     }
   }
   return null;
+}
+
+function isYamlMediaType(header: string | undefined): boolean {
+  const type = header?.split(';')[0]!.trim().toLowerCase();
+  return type === 'application/yaml' || type === 'application/x-yaml' || type === 'text/yaml' || type === 'text/x-yaml';
+}
+
+/**
+ * A required body sent as JSON, or as YAML (`Content-Type: application/yaml`: an eval suite as its file is written),
+ * parsed by the `yaml` package into the same object; aliases are bounded so a small body cannot expand into a huge one.
+ */
+export async function readJsonOrYamlBody(c: Context): Promise<Record<string, unknown>> {
+  if (!isYamlMediaType(c.req.header('content-type'))) return readRequiredJsonBody(c);
+  const text = await c.req.text();
+  let parsed: unknown;
+  try {
+    parsed = parseYaml(text, { maxAliasCount: 100 });
+  } catch (error) {
+    throw new SvcError('validation_failed', `The request body is not valid YAML: ${(error as Error).message}`, { field: 'body' });
+  }
+  if (parsed === null || parsed === undefined) return {};
+  if (typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new SvcError('validation_failed', 'The request body must be a YAML mapping (an object).', { field: 'body' });
+  }
+  const tooDeep = firstTooDeep(parsed);
+  if (tooDeep !== null) {
+    throw new SvcError('validation_failed', `${tooDeep} is nested more than ${MAX_JSON_DEPTH} levels deep.`, { field: tooDeep });
+  }
+  return parsed as Record<string, unknown>;
 }
 
 /** For endpoints whose body is required: an absent body is validated as `{}` so the error names the first field. */

@@ -65,6 +65,9 @@ describe.each(PRODUCTION_STORES)('message feedback and the questions page (%s)',
     const seen = (await h.get(`/admin/v1/conversations/${h.widget.id}/${sessionId}`, asAdmin)).body.data.messages;
     expect(seen[0]).not.toHaveProperty('feedback');
     expect(seen[1].feedback).toEqual(feedback);
+    // Analytics count the reply's thumbs once, as it stands now (the up was replaced by the down).
+    const analytics = (await h.get(`/admin/v1/analytics?widgetId=${h.widget.id}`, asAdmin)).body.data;
+    expect(analytics.turns).toMatchObject({ turns: 1, feedbackUp: 0, feedbackDown: 1 });
   });
 
   it('refuses what cannot be rated, naming the field or the message', async () => {
@@ -156,7 +159,7 @@ describe.each(PRODUCTION_STORES)('message feedback and the questions page (%s)',
       asAdmin,
     );
     expect(written.status).toBe(201);
-    expect(written.body.data).toEqual({ id: expect.stringMatching(/^doc_/), knowledgeBaseId: h.knowledgeBase.id, title: 'Can I bring my dog on a cruise?', url: null, createdAt: expect.any(String) });
+    expect(written.body.data).toEqual({ id: expect.stringMatching(/^doc_/), knowledgeBaseId: h.knowledgeBase.id, sourceId: expect.stringMatching(/^src_/), title: 'Can I bring my dog on a cruise?', url: null, createdAt: expect.any(String) });
     expect((await list()).data.map((group) => group.id)).toEqual([thumbsDown.id]);
     expect((await list('&status=resolved')).data).toEqual([expect.objectContaining({ id: unanswered.id, status: 'resolved', documentId: written.body.data.id })]);
     const again = await h.post(`/admin/v1/questions/${unanswered.id}/answer`, { content: 'Again.' }, asAdmin);

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { z } from 'zod';
-import { documentIdSchema, knowledgeBaseIdSchema, LABEL_PATTERN, productSchema, sessionIdSchema, widgetIdSchema } from '@svc/core/schemas';
+import { documentIdSchema, evalSuiteNameSchema, knowledgeBaseIdSchema, LABEL_PATTERN, productSchema, sessionIdSchema, widgetIdSchema } from '@svc/core/schemas';
 import type { Core, EngineResult, ErrorCode, OperatorRole, PageResult, Principal, Scope } from '@svc/core';
 import type { AdminCaller } from './admin-auth.js';
 import { ADMIN_ROUTES } from './admin-routes.js';
@@ -73,6 +73,8 @@ export const PATH_PARAMETERS = {
   deliveryId: { description: 'A callback or webhook delivery, e.g. `dlv_…`.', schema: adminIdSchema('deliveryId') },
   messageId: { description: 'A message of the session, e.g. `msg_…` (the `messageId` of a reply or history item).', schema: adminIdSchema('messageId') },
   groupId: { description: 'A group of questions on the questions page, e.g. `qgr_…`.', schema: adminIdSchema('groupId') },
+  runId: { description: 'An eval run, e.g. `evr_…`.', schema: adminIdSchema('runId') },
+  suite: { description: "An eval suite's name: letters, digits, `_`, `.` and `-`.", schema: evalSuiteNameSchema },
 } satisfies Record<string, { description: string; schema: z.ZodType<string> }>;
 export type PathParameter = keyof typeof PATH_PARAMETERS;
 
@@ -132,7 +134,8 @@ export interface RouteSpec<A extends Auth> {
   paginated?: boolean;
   /** Query parameters beyond `limit`/`cursor`, for the document (the operation validates them). */
   query?: z.ZodObject;
-  body?: { schema: z.ZodType; required: boolean };
+  /** `yaml`: the body may also come as YAML (`Content-Type: application/yaml`), read into the same object. */
+  body?: { schema: z.ZodType; required: boolean; yaml?: boolean };
   /** A `multipart/form-data` upload instead of a JSON body: the field of its one file and the file's size limit. */
   upload?: UploadSpec;
   responses: Partial<Record<200 | 201 | 202 | 204, ResponseSpec>>;

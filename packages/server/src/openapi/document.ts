@@ -138,7 +138,16 @@ function operation(endpoint: Route): Json {
     ...security(endpoint),
     parameters: parameters(endpoint),
     ...(endpoint.body
-      ? { requestBody: { required: endpoint.body.required, content: { 'application/json': { schema: schemaOf(endpoint.body.schema, 'input') } } } }
+      ? {
+          requestBody: {
+            required: endpoint.body.required,
+            content: {
+              'application/json': { schema: schemaOf(endpoint.body.schema, 'input') },
+              // The same object written as YAML (an eval suite as its file is written).
+              ...(endpoint.body.yaml ? { 'application/yaml': { schema: schemaOf(endpoint.body.schema, 'input') } } : {}),
+            },
+          },
+        }
       : {}),
     ...(endpoint.upload ? { requestBody: uploadBody(endpoint.upload) } : {}),
     responses: { ...Object.fromEntries(success), ...errorResponses(endpoint.errors) },

@@ -88,6 +88,7 @@ export function sessionEventOps(db: Db, publish: (event: StoreSignal) => Promise
             and ($6::timestamptz is null or created_at >= $6)
             and ($7::timestamptz is null or created_at < $7)
             and ($8::timestamptz is null or (created_at, widget_id, id) < ($8, $9::text collate "C", $10::text collate "C"))
+            and purpose = $12
           order by created_at desc, widget_id collate "C" desc, id collate "C" desc
           limit $11`,
         [
@@ -102,6 +103,7 @@ export function sessionEventOps(db: Db, publish: (event: StoreSignal) => Promise
           query.before?.widgetId ?? null,
           query.before?.sessionId ?? null,
           Math.max(0, query.limit),
+          query.purpose ?? 'visitor',
         ],
       );
       return rows.map(toSession);

@@ -39,8 +39,8 @@ export function sessionOps(db: Db): SessionOps {
       const rows = await db().query(
         `insert into sessions (widget_id, id, account_id, visitor_id, status, language, timezone, message_count, rating,
            created_at, last_activity_at, expires_at, resolved_at, pending_form_id, identity_sub, creator_key_kind, creator_key_id, handoff,
-           handed_off, resolved_by_operator)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18::jsonb, $19, $20)
+           handed_off, resolved_by_operator, purpose)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18::jsonb, $19, $20, $21)
          on conflict (widget_id, id) do nothing
          returning id`,
         [
@@ -64,6 +64,7 @@ export function sessionOps(db: Db): SessionOps {
           session.handoff === null ? null : json(storedHandoff(session.handoff)),
           session.handedOff,
           session.resolvedByOperator,
+          session.purpose ?? 'visitor',
         ],
       );
       return { inserted: rows.length > 0 };

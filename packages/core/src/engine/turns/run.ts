@@ -1,5 +1,5 @@
 import type { AgentReply, IdentityClaims } from '../../agent.js';
-import { priceTurn, totalCredits } from '../../credits.js';
+import { priceTurn, totalCredits, zeroCredits } from '../../credits.js';
 import type { MessageOutcome, ReplyFormat, Session, StoredMessage, Visitor, VisitorContext, Widget } from '../../domain.js';
 import { ERROR_STATUS, SvcError, isSvcError, type ErrorCode } from '../../errors.js';
 import type { Delivery, TurnCommit, TurnJob } from '../../store/turn-job-store.js';
@@ -26,6 +26,8 @@ export interface TurnSetting {
   widget: Widget;
   replyFormat: ReplyFormat;
   callbackUrl: string | null;
+  /** The session is an evaluation (an eval run's): the turn is priced at nothing, with no ledger row. */
+  evaluation?: boolean;
 }
 
 export interface RunHooks {
@@ -111,7 +113,8 @@ export async function runTurnJob(ctx: EngineContext, job: TurnJob, hooks: RunHoo
   } catch (error) {
     return fail(ctx, job, hooks, setting, agentFailure(error));
   }
-  const outcome = await commitTurn(ctx, job, hooks, setting, reply);
+  // An eval run's conversation is never billed (DESIGN.md section 12).
+  const outcome = await commitTurn(ctx, job, hooks, { ...setting, evaluation: session.purpose === 'evaluation' }, reply);
   if (outcome.ok && outcome.reply?.outcome === 'unanswered' && !isEvaluation(session)) await fileUnanswered(ctx, { job, question: userMessage.content });
   return outcome;
 }
@@ -255,7 +258,7 @@ function outcomeOf(reply: AgentReply): MessageOutcome {
 
 /** Step 3: one atomic write through the store (DESIGN.md section 3a); null from the store means our lease was lost. */
 async function commitTurn(ctx: EngineContext, job: TurnJob, hooks: RunHooks, setting: TurnSetting, reply: AgentReply): Promise<TurnOutcome> {
-  const credits = priceTurn(ctx.pricing, reply.usage, reply.meters);
+  const credits = setting.evaluation ? zeroCredits() : priceTurn(ctx.pricing, reply.usage, reply.meters);
   const at = ctx.clock.now();
   const message: Omit<StoredMessage, 'seq'> = {
     id: job.replyMessageId,

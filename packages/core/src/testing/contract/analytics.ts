@@ -48,6 +48,7 @@ export function analyticsContract(store: () => Store): void {
       resolutions: { agent: 1, ended: 2, operator: 0, expired: 2 },
       ratings: { positive: 2, negative: 1 },
       handedOff: 0,
+      turnsPerDay: [],
     });
     expect(await s.analyzeSessions({ ...QUERY, widgetId: WIDGET })).toMatchObject({
       sessions: 5,
@@ -65,6 +66,7 @@ export function analyticsContract(store: () => Store): void {
       resolutions: { agent: 0, ended: 0, operator: 0, expired: 0 },
       ratings: { positive: 0, negative: 0 },
       handedOff: 0,
+      turnsPerDay: [],
     });
   });
 
@@ -111,5 +113,31 @@ export function analyticsContract(store: () => Store): void {
     expect(await s.analyzeLedger(QUERY)).toEqual({ credits: { ...zeroCredits(), chat: 0.3, retrieval: 2, rerank: 0.5 }, total: 2.8 });
     expect(await s.analyzeLedger({ ...QUERY, widgetId: WIDGET })).toEqual({ credits: { ...zeroCredits(), chat: 0.3, retrieval: 1, rerank: 0.5 }, total: 1.8 });
     expect(await s.analyzeLedger({ ...QUERY, accountId: 'acct_nobody' })).toEqual({ credits: zeroCredits(), total: 0 });
+  });
+
+  it('counts turns by outcome on the day of the reply, and never an evaluation session or its turns', async () => {
+    const s = store();
+    const visitor = await session(s, { id: 'sess_turns', createdAt: day('2026-03-01', 23), messageCount: 4 });
+    type Reply = { seq: number; outcome: 'answered' | 'unanswered' | 'handed_off' | 'form'; at: Date; sessionId?: string };
+    const reply = ({ seq, outcome, at, sessionId = visitor.id }: Reply) => s.insertMessage(makeMessage({ widgetId: WIDGET, sessionId, seq, outcome, createdAt: at }));
+    // The session started the day before the range; its turns count on their own days.
+    await reply({ seq: 1, outcome: 'answered', at: day('2026-03-02', 1) });
+    await reply({ seq: 2, outcome: 'unanswered', at: day('2026-03-02', 2) });
+    await reply({ seq: 3, outcome: 'handed_off', at: day('2026-03-03', 3) });
+    await reply({ seq: 4, outcome: 'form', at: day('2026-03-03', 4) });
+    await s.insertMessage(makeMessage({ widgetId: WIDGET, sessionId: visitor.id, seq: 5, role: 'user', credits: null, usage: null, createdAt: day('2026-03-03', 5) }));
+    await reply({ seq: 6, outcome: 'answered', at: day('2026-03-04', 0) });
+    const evaluation = await session(s, { id: 'sess_eval', createdAt: day('2026-03-02'), purpose: 'evaluation', status: 'resolved', messageCount: 2 });
+    await reply({ seq: 1, outcome: 'answered', at: day('2026-03-02', 3), sessionId: evaluation.id });
+    await s.updateSession(WIDGET, evaluation.id, { rating: 'negative', handedOff: true });
+
+    const report = await s.analyzeSessions(QUERY);
+    expect(report.turnsPerDay).toEqual([
+      { date: '2026-03-02', turns: 2, answered: 1, unanswered: 1, handedOff: 0, feedbackUp: 0, feedbackDown: 0 },
+      { date: '2026-03-03', turns: 2, answered: 0, unanswered: 0, handedOff: 1, feedbackUp: 0, feedbackDown: 0 },
+    ]);
+    expect(report).toMatchObject({ sessions: 0, messages: 0, perDay: [], ratings: { positive: 0, negative: 0 }, handedOff: 0 });
+    expect(report.resolutions).toEqual({ agent: 0, ended: 0, operator: 0, expired: 0 });
+    expect((await s.analyzeSessions({ ...QUERY, widgetId: 'wgt_none' })).turnsPerDay).toEqual([]);
   });
 }
