@@ -11,7 +11,7 @@ import type { EngineLogger, EngineResult, PageResult, ReplyFormatter } from './c
 import type { EngineContext } from '../context.js';
 import { listMessages, listProducts, type ListQueryInput } from './lists.js';
 import { sendMessage, submitForm, type TurnCallOptions, type TurnResult } from './messages.js';
-import { createSession, endSession, getSession, rateSession } from './sessions.js';
+import { createSession, endSession, getSession, openChat, rateSession, type ChatRef } from './sessions.js';
 import { messageFeedback, type MessageTarget } from './feedback.js';
 import type { TurnObserver } from './observer.js';
 import { createTurnRunner, type TurnRunner } from './turns/runner.js';
@@ -70,6 +70,8 @@ export interface EngineOptions {
 /** The conversations service: one method per endpoint of spec section 4, no HTTP in sight. */
 export interface Engine {
   createSession(principal: Principal, widgetId: string, body: unknown): Promise<EngineResult<CreatedSession>>;
+  /** The session an AI SDK chat id names for this key (POST /widgets/{widgetId}/chat), created on first use. */
+  openChat(principal: Principal, chat: ChatRef): Promise<{ sessionId: string; created: boolean }>;
   /**
    * POST …/messages. With `response_type: "stream"` pass an observer: checks that fail before the turn is
    * accepted reject without calling it; after `onAccepted` the deltas follow and the promise settles with the
@@ -167,6 +169,7 @@ export function createEngine(options: EngineOptions, ctx: EngineContext = engine
     }));
   return {
     createSession: (p, w, body) => createSession(ctx, p, w, body),
+    openChat: (p, chat) => openChat(ctx, p, chat),
     sendMessage: (principal, widgetId, sessionId, body, observer, call) =>
       sendMessage(ctx, runner(), { principal, widgetId, sessionId, body }, observer, call),
     submitForm: (principal, widgetId, sessionId, body, observer, call) =>

@@ -18,6 +18,7 @@ import type { EngineContext } from '../context.js';
 import { createdSessionView, sessionView } from './views.js';
 import { recordExpiry, wakeDeliveries, writeLifecycleEvent } from './lifecycle.js';
 import type { Delivery } from '../store/turn-job-store.js';
+import { sha256Hex } from '../signing.js';
 
 /**
  * Everything that changes a session (create, resume, end, rate, and each step of a turn) is one short transaction
@@ -32,11 +33,45 @@ export async function createSession(
   widgetId: string,
   body: unknown,
 ): Promise<EngineResult<CreatedSession>> {
+  return startSession(ctx, principal, { widgetId, body });
+}
+
+/**
+ * POST /widgets/{widgetId}/chat (DESIGN.md section 4, revised): the session an AI SDK chat `id` names for this key,
+ * created on first use. Its id is derived from the key and the chat id (`chat_…`), never taken from the caller: a
+ * public key still cannot choose a session's id, two keys' chats never meet, and a public key never reaches a session
+ * a server key created. An existing session is only looked up (the turn that follows touches it).
+ */
+export async function openChat(ctx: EngineContext, principal: Principal, chat: ChatRef): Promise<{ sessionId: string; created: boolean }> {
+  requireScope(principal, 'conversations:chat');
+  const sessionId = `chat_${(await sha256Hex(`${principal.keyId}\u0000${chat.chatId}`)).slice(0, 32)}`;
+  const widget = await loadWidget(ctx, principal, chat.widgetId);
+  const stored = await ctx.store.getSession(widget.id, sessionId);
+  if (stored && isVisibleTo(principal, stored)) return { sessionId, created: false };
+  if (chat.create === false) throw new SvcError('session_not_found', `Chat ${chat.chatId} has no conversation yet.`);
+  const created = await startSession(ctx, principal, { widgetId: chat.widgetId, body: { visitorId: chat.visitorId ?? chat.chatId }, serverChosenId: sessionId });
+  return { sessionId: created.data.sessionId, created: created.status === 201 };
+}
+
+/** An AI SDK chat of a widget; `create: false` only looks its conversation up. */
+export interface ChatRef {
+  widgetId: string;
+  chatId: string;
+  visitorId?: string | undefined;
+  create?: boolean;
+}
+
+async function startSession(
+  ctx: EngineContext,
+  principal: Principal,
+  call: { widgetId: string; body: unknown; serverChosenId?: string },
+): Promise<EngineResult<CreatedSession>> {
+  const { widgetId, body } = call;
   requireScope(principal, 'conversations:chat');
   const input = parseInput(createSessionRequestSchema, body);
   const widget = await loadWidget(ctx, principal, widgetId);
   await requireCredits(ctx, principal.accountId);
-  const sessionId = input.sessionId ?? ctx.ids.random('sess');
+  const sessionId = call.serverChosenId ?? input.sessionId ?? ctx.ids.random('sess');
   const identitySub = principal.kind === 'public' ? (principal.identity?.sub ?? null) : null;
   const price = flatCredits(ctx.pricing.createSession);
 

@@ -32,8 +32,8 @@ export { messageCompletedEventSchema, messageFailedEventSchema, sessionCreatedEv
 // The names live in the dependency-free @svc/core/event-stream, which small bundles import instead.
 export { SESSION_EVENT, TURN_EVENT } from '../event-stream.js';
 export type { SessionEventName, TurnEventName } from '../event-stream.js';
-export { turnEventDataSchemas, sessionEventDataSchemas, turnStreamEventSchema, sessionStreamEventSchema, uiMessageChunkSchema, UI_MESSAGE_STREAM_DONE } from './stream-events.js';
-export type { TurnStreamEvent, TurnEventData, SessionStreamEvent, UiMessageChunk } from './stream-events.js';
+export { turnEventDataSchemas, sessionEventDataSchemas, turnStreamEventSchema, sessionStreamEventSchema, uiMessageChunkSchema, uiMessageSchema, UI_MESSAGE_STREAM_DONE } from './stream-events.js';
+export type { TurnStreamEvent, TurnEventData, SessionStreamEvent, UiMessageChunk, UiMessage } from './stream-events.js';
 export { evalExpectSchema, evalCaseSchema, evalSuiteSchema, evalSuiteBodySchema, evalSuiteNameSchema, evalSuiteViewSchema, addEvalCaseRequestSchema, evalCaseResultSchema, evalRunStatusSchema, evalRunSchema, evalRunListQuerySchema } from './evals.js';
 export type { EvalExpect, EvalCase, EvalSuite, EvalSuiteView, EvalCaseResult, EvalRunStatus, EvalRunView } from './evals.js';
 export { isStorableText, findUnstorableText, parseInput } from './validate.js';

@@ -93,5 +93,23 @@ export const uiMessageChunkSchema = z.discriminatedUnion('type', [
 ]);
 export type UiMessageChunk = z.infer<typeof uiMessageChunkSchema>;
 
+/**
+ * A history item as the AI SDK's `UIMessage` (`GET /widgets/{widgetId}/chat/{chatId}/messages`, DESIGN.md section 4):
+ * what `useChat` takes as its initial messages. The text is one `text` part; products are a `data-products` part as
+ * in the stream; a person's reply carries its `author` in `metadata`.
+ */
+export const uiMessageSchema = z.object({
+  id: z.string(),
+  role: z.enum(['user', 'assistant']),
+  parts: z.array(
+    z.discriminatedUnion('type', [
+      z.object({ type: z.literal('text'), text: z.string() }),
+      z.object({ type: z.literal('data-products'), data: z.array(z.looseObject({ id: z.string() })) }),
+    ]),
+  ),
+  metadata: z.object({ createdAt: z.string(), author: z.object({ type: z.literal('operator'), name: z.string() }).optional() }),
+});
+export type UiMessage = z.infer<typeof uiMessageSchema>;
+
 /** The line that ends a UI message stream. */
 export const UI_MESSAGE_STREAM_DONE = 'data: [DONE]\n\n';

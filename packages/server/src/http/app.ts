@@ -104,7 +104,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   options.extraRoutes?.(app);
 
   const keyed = apiMiddleware({ ...options, clock });
-  const uploadKeyed = (route: Route) => (route.upload ? apiMiddleware({ ...options, clock }, uploadLimit(route)) : keyed);
+  const uploadKeyed = (route: Route) => (route.upload || route.maxBodyBytes ? apiMiddleware({ ...options, clock }, uploadLimit(route)) : keyed);
   const limited = requestLimit({ ...options, clock }, claimsAdminKey);
   const admin = (route: Route) => [noStore, checkPathIds(route), limited, limitBody(uploadLimit(route)), adminAuth({ store, admin: core.admin }), requireRole(route.roles ?? OWNER)];
   const signin = (route: Route) => [noStore, checkPathIds(route), limited, limitBody()];
@@ -133,6 +133,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
 
 /** An upload's body is capped at its file's limit (plus the multipart framing) instead of 64 KiB. */
 function uploadLimit(route: Route): BodyLimit {
+  if (route.maxBodyBytes !== undefined) return { maxBytes: route.maxBodyBytes };
   return route.upload ? { maxBytes: route.upload.maxBytes + MULTIPART_OVERHEAD_BYTES, binary: true } : {};
 }
 

@@ -116,6 +116,9 @@ describe(`seeded fuzz run: ${REQUESTS} requests over a real socket (seed ${SEED}
       sourceId: () => pick(['src_missing', 'src_x']),
       messageId: () => pick(['msg_missing', 'msg_x']),
       groupId: () => pick(['qgr_missing', 'qgr_x']),
+      runId: () => pick(['evr_missing', 'evr_x']),
+      suite: () => pick(['missing-suite', 'x']),
+      chatId: () => pick(['chat-missing-0123456789', 'x']),
     };
 
     function mutate(body: Record<string, unknown>): unknown {

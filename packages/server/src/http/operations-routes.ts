@@ -17,7 +17,7 @@ export const OPERATIONS_ROUTES: readonly Route[] = [
     auth: 'none',
     head: true,
     responses: { 200: { schema: healthSchema, description: 'The process is alive.' } },
-    errors: [],
+    errors: ['internal_error'],
     handler: async ({ c }) => c.json({ status: 'ok' }),
   },
   {

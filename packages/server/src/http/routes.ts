@@ -64,6 +64,7 @@ function adminIdSchema(name: string) {
 export const PATH_PARAMETERS = {
   widgetId: { description: 'The widget (chatbot), e.g. `wgt_…`.', schema: widgetIdSchema },
   sessionId: { description: 'The session: a generated `sess_…` id or one the client chose.', schema: sessionIdSchema },
+  chatId: { description: "An AI SDK chat's `id`: the session it names (POST /widgets/{widgetId}/chat).", schema: sessionIdSchema },
   kbId: { description: 'The knowledge base, e.g. `kb_…`.', schema: knowledgeBaseIdSchema },
   productId: { description: 'The product: the `id` it was given in the catalogue.', schema: productSchema.shape.id },
   documentId: { description: 'The document, e.g. `doc_…`.', schema: documentIdSchema },
@@ -138,6 +139,8 @@ export interface RouteSpec<A extends Auth> {
   body?: { schema: z.ZodType; required: boolean; yaml?: boolean };
   /** A `multipart/form-data` upload instead of a JSON body: the field of its one file and the file's size limit. */
   upload?: UploadSpec;
+  /** A JSON body larger than the 64 KiB of DESIGN.md section 4 (the AI SDK's chat body re-sends the conversation). */
+  maxBodyBytes?: number;
   responses: Partial<Record<200 | 201 | 202 | 204, ResponseSpec>>;
   errors: readonly ErrorCode[];
   /** The id of the resource a 201 created, appended to the request path for `Location`. */

@@ -6,7 +6,8 @@ import { turnIdempotency } from './idempotency.js';
 import { CHAT, IDENTITY_TOKEN, JSON_POST, KEYED, PAGE, SESSION, TURN } from './route-kit.js';
 import type { Route } from './routes.js';
 import { sessionEventStream } from './session-event-stream.js';
-import { chatTurn, streamTurn } from './stream-routes.js';
+import { chatByIdTurn, chatTurn, streamTurn } from './stream-routes.js';
+import { uiMessagesPage } from './ui-message-stream.js';
 
 const TURN_RESPONSES: Route['responses'] = {
   200: { schema: R.MessageReplyResponse, description: 'The assistant reply; `meta.creditsConsumed` is the turn total.' },
@@ -21,6 +22,45 @@ const conversation = '/widgets/{widgetId}/conversations/{sessionId}';
 
 /** Sessions, messages, forms, the session event stream and the widget's config: what a visitor's client calls. */
 export const SESSION_ROUTES: readonly Route[] = [
+  {
+    method: 'post',
+    path: '/widgets/{widgetId}/chat',
+    operationId: 'chatById',
+    tag: 'Messages',
+    summary: 'Chat from the AI SDK (useChat) with only `api` and `headers` set',
+    description:
+      'The body `DefaultChatTransport` sends, as it is: its `id` names the conversation (created on first use, the calling key\'s; 16 to 128 characters), the text of its last (user) message runs a streamed turn answered in the UI message stream protocol. Bodies up to 1 MB: the whole conversation the transport re-sends is read but only its last message is used.',
+    auth: 'key',
+    scopes: CHAT,
+    identityToken: true,
+    maxBodyBytes: 1024 * 1024,
+    // The AI SDK's own body: read here, validated by parseChatRequest; the document describes it (openapi/stream-docs.ts).
+    body: { schema: z.looseObject({}), required: true },
+    responses: {},
+    errors: [...KEYED, ...JSON_POST, ...SESSION, ...TURN],
+    document: false,
+    handler: async ({ core, caller, params, body, c }) =>
+      chatByIdTurn(c, { core, principal: caller, widgetId: params.widgetId!, body, idempotency: await turnIdempotency(c) }, c.var.server.stream),
+  },
+  {
+    method: 'get',
+    path: '/widgets/{widgetId}/chat/{chatId}/messages',
+    operationId: 'listChatMessages',
+    tag: 'Messages',
+    summary: 'Read a chat as AI SDK UI messages',
+    description:
+      "One page of the conversation a chat `id` names, oldest first, as the AI SDK's `UIMessage`s (`useChat`'s `messages` option): the text as a `text` part, products as a `data-products` part, a person's reply with its `author` in `metadata`. Billed like the message history.",
+    auth: 'key',
+    scopes: CHAT,
+    identityToken: true,
+    paginated: true,
+    responses: { 200: { schema: R.UiMessagePage, description: 'A page of UI messages.' } },
+    errors: [...KEYED, ...SESSION, ...PAGE],
+    handler: async ({ core, caller, params, query }) => {
+      const { sessionId } = await core.api.openChat(caller, { widgetId: params.widgetId!, chatId: params.chatId!, create: false });
+      return uiMessagesPage(await core.api.listMessages(caller, params.widgetId!, sessionId, query));
+    },
+  },
   {
     method: 'post',
     path: '/widgets/{widgetId}/conversations',

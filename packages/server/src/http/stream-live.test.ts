@@ -1,7 +1,7 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DefaultChatTransport, readUIMessageStream, type UIMessage } from 'ai';
+import { DefaultChatTransport, generateId, readUIMessageStream, type UIMessage } from 'ai';
 import { DEMO_FORMS, createScriptedAgent } from '@svc/agents';
 import { randomBase62, type Store } from '@svc/core';
 import { readEventStream } from '@svc/core/schemas';
@@ -232,5 +232,87 @@ describe('POST …/chat driven by the AI SDK’s own client (DefaultChatTranspor
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(Error);
     expect(JSON.parse((error as Error).message)).toMatchObject({ error: { code: 'session_not_found' } });
+  });
+});
+
+describe('POST /widgets/{widgetId}/chat: useChat with only `api` and `headers` (DESIGN.md section 4, revised)', () => {
+  /** One turn as `useChat` does it: the transport posts the whole conversation, the reply is read by the SDK. */
+  async function turn(chat: { transport: DefaultChatTransport<UIMessage>; chatId: string; messages: UIMessage[] }, text: string): Promise<UIMessage> {
+    const { transport, chatId, messages } = chat;
+    messages.push({ id: generateId(), role: 'user', parts: [{ type: 'text', text }] });
+    const stream = await transport.sendMessages({ trigger: 'submit-message', chatId, messageId: undefined, messages, abortSignal: undefined });
+    let last: UIMessage | undefined;
+    const errors: unknown[] = [];
+    for await (const message of readUIMessageStream<UIMessage>({ stream, onError: (error) => errors.push(error), terminateOnError: true })) last = message;
+    expect(errors).toEqual([]);
+    messages.push(last!);
+    return last!;
+  }
+
+  it('holds a 60-turn conversation with the default transport, created on first use (regression: 404 for an unknown chat id, 413 at turn 50)', async () => {
+    const { h, url } = await live();
+    const transport = new DefaultChatTransport<UIMessage>({ api: `${url}/widgets/${h.widget.id}/chat`, headers: { 'X-API-Key': h.key } });
+    const chatId = generateId();
+    const messages: UIMessage[] = [];
+    const questions = ['Which tents do you sell?', 'Do you ship to Canada?', 'How do I return an item?', 'What sleeping bags do you have?'];
+    for (let i = 0; i < 60; i++) {
+      const reply = await turn({ transport, chatId, messages }, `${questions[i % questions.length]} (${i + 1})`);
+      expect(reply.role).toBe('assistant');
+      expect(reply.parts.some((part) => part.type === 'text' && part.text.length > 0)).toBe(true);
+    }
+    // A longer conversation than this, re-sent whole, is read up to 1 MB (other bodies stop at 64 KiB).
+    const long = { id: chatId, trigger: 'submit-message', messages: [...messages, ...messages, ...messages, { id: generateId(), role: 'user', parts: [{ type: 'text', text: 'And gloves?' }] }] };
+    expect(JSON.stringify(long).length).toBeGreaterThan(150 * 1024);
+    const accepted = await fetch(`${url}/widgets/${h.widget.id}/chat`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': h.key }, body: JSON.stringify(long) });
+    expect(accepted.status).toBe(200);
+    await accepted.text();
+    messages.push(long.messages.at(-1) as UIMessage, { id: 'reply', role: 'assistant', parts: [] });
+
+    // The chat id named one session, which the service keeps: its history, as UI messages for useChat's initial messages.
+    const first = await h.get(`/widgets/${h.widget.id}/chat/${chatId}/messages?limit=100`);
+    expect(first.status).toBe(200);
+    const second = await h.get(`/widgets/${h.widget.id}/chat/${chatId}/messages?limit=100&cursor=${encodeURIComponent(first.body.pagination.cursor)}`);
+    const history = [...first.body.data, ...second.body.data] as UIMessage[];
+    expect(second.body.pagination.hasMore).toBe(false);
+    // 60 turns, then the long body's turn: 122 messages.
+    expect(history).toHaveLength(122);
+    // Replies keep the id the stream gave them; every text is the one the SDK assembled.
+    const replies = (list: UIMessage[]) => list.slice(0, 120).filter((_, index) => index % 2 === 1).map((message) => message.id);
+    expect(replies(history)).toEqual(replies(messages));
+    const text = (message: UIMessage) => message.parts.filter((part) => part.type === 'text').map((part) => (part as { text: string }).text).join('');
+    expect(history.slice(0, 120).map(text)).toEqual(messages.slice(0, 120).map(text));
+    expect(text(history[120]!)).toBe('And gloves?');
+    expect(history[1]!.parts.find((part) => part.type === 'data-products')).toBeDefined();
+  }, 120_000);
+
+  it('refuses a chat id shorter than 16 characters naming `id`; each key\'s chat id names a conversation of its own, so a public key never reaches a server key\'s', async () => {
+    const { h, url } = await live();
+    const post = (key: string, body: unknown, headers: Record<string, string> = {}) =>
+      fetch(`${url}/widgets/${h.widget.id}/chat`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key, ...headers }, body: JSON.stringify(body) });
+    const ask = (id: string) => ({ id, trigger: 'submit-message', messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Hi' }] }] });
+    const short = await post(h.key, ask('abc'));
+    expect(short.status).toBe(400);
+    expect(((await short.json()) as { error: { field: string } }).error.field).toBe('id');
+
+    const chatId = generateId();
+    const asServer = await post(h.key, ask(chatId));
+    expect(asServer.status).toBe(200);
+    await asServer.text();
+    const { key: publicKey } = await h.admin.createPublicKey(h.account.id, { widgetId: h.widget.id, origins: ['https://shop.example'] });
+    const headers = { Origin: 'https://shop.example' };
+    // The same chat id from the widget's public key is a conversation of its own: the server key's stays out of reach.
+    const asWidget = await post(publicKey, ask(chatId), headers);
+    expect(asWidget.status).toBe(200);
+    await asWidget.text();
+    const widgetsView = await h.get(`/widgets/${h.widget.id}/chat/${chatId}/messages`, { key: publicKey, headers });
+    const serversView = await h.get(`/widgets/${h.widget.id}/chat/${chatId}/messages`);
+    expect(widgetsView.body.data).toHaveLength(2);
+    expect(serversView.body.data).toHaveLength(2);
+    expect(widgetsView.body.data[1].id).not.toBe(serversView.body.data[1].id);
+    // A chat nobody started has no history to read.
+    expect((await h.get(`/widgets/${h.widget.id}/chat/${generateId()}/messages`, { key: publicKey, headers })).status).toBe(404);
+    // Public keys still cannot choose a session id through create-session.
+    const chosen = await h.post(h.base, { visitorId: 'v', sessionId: `chat_${'0'.repeat(32)}` }, { key: publicKey, headers });
+    expect(chosen.status).toBe(400);
   });
 });

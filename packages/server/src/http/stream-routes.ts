@@ -56,6 +56,29 @@ export async function chatTurn(
   return respond(c, start, { keepAliveMs: options.keepAliveMs ?? SSE_KEEPALIVE_MS, logger: options.logger, frames: uiMessageFrames() });
 }
 
+/** What the AI SDK's own ids look like (`generateId()`: 16 characters) and what a session id may be. */
+const CHAT_ID = /^[A-Za-z0-9_\-.:@]{16,128}$/;
+
+/**
+ * POST /widgets/{widgetId}/chat (DESIGN.md section 4, revised): the body `DefaultChatTransport` sends as it is, its
+ * chat `id` naming the conversation, which is created on first use (a `visitorId` member names the visitor; else the
+ * chat id does). So a `useChat` app sets only `api` and `headers`. The conversation is the calling key's (core's
+ * `openChat` derives its session id from the key and the chat id).
+ */
+export async function chatByIdTurn(
+  c: Context<AppEnv>,
+  call: { core: Core; principal: Principal; widgetId: string; body: Record<string, unknown> | undefined; idempotency: TurnCallOptions['idempotency'] },
+  options: StreamOptions,
+): Promise<Response> {
+  const { id, visitorId, ...rest } = call.body ?? {};
+  if (typeof id !== 'string' || !CHAT_ID.test(id)) {
+    throw new SvcError('validation_failed', 'id must be the chat id the AI SDK sends: 16 to 128 letters, digits or _ - . : @ (useChat generates one).', { field: 'id' });
+  }
+  if (visitorId !== undefined && typeof visitorId !== 'string') throw new SvcError('validation_failed', 'visitorId must be a string.', { field: 'visitorId' });
+  const { sessionId } = await call.core.api.openChat(call.principal, { widgetId: call.widgetId, chatId: id, visitorId });
+  return chatTurn(c, { ...call, sessionId, body: { ...rest, id } }, options);
+}
+
 /** One turn event: its data typed by the event's schema in @svc/core/schemas, so a wrong field fails to compile. */
 const turnEvent = <N extends TurnEventName>(name: N, data: TurnEventData<N>): string => sseEvent(name, data);
 

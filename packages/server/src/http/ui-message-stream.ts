@@ -4,7 +4,8 @@
  * are @svc/core/schemas'; a type test (stream-protocol.test.ts) holds them to the SDK's own `UIMessageChunk`,
  * whose client validates chunks strictly.
  */
-import type { UiMessageChunk } from '@svc/core/schemas';
+import type { PageResult } from '@svc/core';
+import type { HistoryItem, UiMessage, UiMessageChunk } from '@svc/core/schemas';
 import type { AcceptedTurn, TurnFeedEvent } from './turn-feed.js';
 import { errorBody } from './respond.js';
 
@@ -53,7 +54,6 @@ export function uiMessageChunks(): (event: StreamEvent) => UiMessageChunk[] {
             credits: data.credits,
             usage: data.usage,
             sessionEnded: data.sessionEnded,
-            content: data.content,
           },
         });
         return chunks;
@@ -69,5 +69,21 @@ export function uiMessageChunks(): (event: StreamEvent) => UiMessageChunk[] {
         return [{ type: 'error', errorText: `${error.code}: ${error.message}` }];
       }
     }
+  };
+}
+
+/**
+ * A page of the history as the AI SDK's UI messages (GET /widgets/{widgetId}/chat/{chatId}/messages): what `useChat`
+ * shows on load, in the same parts the stream writes.
+ */
+export function uiMessagesPage(page: PageResult<HistoryItem>): PageResult<UiMessage> {
+  return {
+    ...page,
+    data: page.data.map((item): UiMessage => ({
+      id: item.messageId,
+      role: item.role,
+      parts: [{ type: 'text', text: item.content }, ...(item.products && item.products.length > 0 ? [{ type: 'data-products' as const, data: item.products }] : [])],
+      metadata: { createdAt: item.createdAt, ...(item.author ? { author: item.author } : {}) },
+    })),
   };
 }

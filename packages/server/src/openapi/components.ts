@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { actionSchema, createSourceRequestSchema, sourceDetailSchema, sourceSchema, createdSessionSchema, createKnowledgeBaseRequestSchema, createSessionRequestSchema, creditsSchema, documentRequestSchema, documentSchema, endedSessionSchema, envelope, errorBodySchema, formQuestionSchema, formSubmissionRequestSchema, historyItemSchema, identitySchema, deletedSchema, knowledgeBaseDetailSchema, knowledgeBaseSchema, knowledgeSearchRequestSchema, knowledgeSearchResultSchema, listEnvelope, messageReplySchema, metaSchema, paginationSchema, processingReplySchema, productBodySchema, productSchema, ratedSessionSchema, rateSessionRequestSchema, sendMessageRequestSchema, sessionSchema, surfacedFormSchema, upsertedProductsSchema, upsertProductsRequestSchema, widgetConfigSchema, widgetThemeSchema, usageSchema, messageCompletedEventSchema, messageFailedEventSchema, sessionCreatedEventSchema, sessionExpiredEventSchema, sessionRatedEventSchema, sessionHandoffEventSchema, sessionResolvedEventSchema, visitorContextSchema, TURN_EVENT, turnEventDataSchemas, type TurnEventName, messageFeedbackEventSchema, messageFeedbackRequestSchema, messageFeedbackReplySchema } from '@svc/core/schemas';
+import { actionSchema, createSourceRequestSchema, sourceDetailSchema, sourceSchema, createdSessionSchema, createKnowledgeBaseRequestSchema, createSessionRequestSchema, creditsSchema, documentRequestSchema, documentSchema, endedSessionSchema, envelope, errorBodySchema, formQuestionSchema, formSubmissionRequestSchema, historyItemSchema, uiMessageSchema, identitySchema, deletedSchema, knowledgeBaseDetailSchema, knowledgeBaseSchema, knowledgeSearchRequestSchema, knowledgeSearchResultSchema, listEnvelope, messageReplySchema, metaSchema, paginationSchema, processingReplySchema, productBodySchema, productSchema, ratedSessionSchema, rateSessionRequestSchema, sendMessageRequestSchema, sessionSchema, surfacedFormSchema, upsertedProductsSchema, upsertProductsRequestSchema, widgetConfigSchema, widgetThemeSchema, usageSchema, messageCompletedEventSchema, messageFailedEventSchema, sessionCreatedEventSchema, sessionExpiredEventSchema, sessionRatedEventSchema, sessionHandoffEventSchema, sessionResolvedEventSchema, visitorContextSchema, TURN_EVENT, turnEventDataSchemas, type TurnEventName, messageFeedbackEventSchema, messageFeedbackRequestSchema, messageFeedbackReplySchema } from '@svc/core/schemas';
 
 type JsonSchema = Record<string, unknown>;
 type Registry = ReturnType<typeof z.registry<{ id: string }>>;
@@ -81,6 +81,7 @@ export const RESPONSE_SCHEMAS = {
   MessageReplyResponse: envelope(messageReplySchema),
   ProcessingReplyResponse: envelope(processingReplySchema),
   HistoryPage: listEnvelope(historyItemSchema),
+  UiMessagePage: listEnvelope(uiMessageSchema),
   ProductPage: listEnvelope(productSchema),
   KnowledgeBase: knowledgeBaseSchema,
   KnowledgeBaseDetail: knowledgeBaseDetailSchema,

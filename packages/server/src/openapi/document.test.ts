@@ -45,7 +45,7 @@ describe('OpenAPI document', () => {
       undocumented: [],
       notMounted: [],
     });
-    expect(new Set(mounted.filter((route) => !route.includes(' /admin/v1/'))).size).toBe(30);
+    expect(new Set(mounted.filter((route) => !route.includes(' /admin/v1/'))).size).toBe(32);
     expect(new Set(mounted.filter((route) => route.includes(' /admin/v1/'))).size).toBe(ADMIN_ROUTES.length);
     expect(mounted).toEqual(expect.arrayContaining(['PUT /knowledge-bases/{kbId}/products/{productId}', 'DELETE /knowledge-bases/{kbId}/documents/{documentId}']));
   });

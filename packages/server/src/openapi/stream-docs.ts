@@ -91,7 +91,7 @@ function chatOperation(sendMessage: Json): Json {
     tags: ['Messages'],
     summary: 'Chat with the Vercel AI SDK (`useChat`)',
     description:
-      'Sends the visitor message of an AI SDK chat request and streams the reply in the AI SDK UI message stream protocol (v1), so `useChat` with `new DefaultChatTransport({ api: \'…/chat\', headers: { \'X-API-Key\': key } })` works with no adapter. Same keys, scopes, identity rules and billing as send-message (widget public keys allowed). Chunks: `start` (the reply\'s `messageId`, `messageMetadata.sessionId`), `text-start`, `text-delta`…, `text-end`, `data-products` and `data-forms` when the reply has them, `finish` with `messageMetadata` `{ creditsConsumed, credits, usage, sessionEnded, content }` (during a handoff to a person: no text and `{ creditsConsumed: 0, handoff: true }`), or `error`; then `[DONE]`.',
+      'Sends the visitor message of an AI SDK chat request and streams the reply in the AI SDK UI message stream protocol (v1), so `useChat` with `new DefaultChatTransport({ api: \'…/chat\', headers: { \'X-API-Key\': key } })` works with no adapter. Same keys, scopes, identity rules and billing as send-message (widget public keys allowed). Chunks: `start` (the reply\'s `messageId`, `messageMetadata.sessionId`), `text-start`, `text-delta`…, `text-end`, `data-products` and `data-forms` when the reply has them, `finish` with `messageMetadata` `{ creditsConsumed, credits, usage, sessionEnded }` (during a handoff to a person: no text and `{ creditsConsumed: 0, handoff: true }`), or `error`; then `[DONE]`.',
     security: sendMessage['security'],
     parameters: sendMessage['parameters'],
     requestBody: { required: true, content: { 'application/json': { schema: ref('ChatRequest') } } },
@@ -131,6 +131,17 @@ export function addStreamingDocs<D extends Json>(document: D): D {
     if (ok !== undefined) (ok['content'] as Json)['text/event-stream'] = eventStreamContent();
   }
   const sendMessage = paths[`${conversation}/messages`]?.['post'];
-  if (sendMessage !== undefined) paths[`${conversation}/chat`] = { post: chatOperation(sendMessage) };
+  if (sendMessage !== undefined) {
+    paths[`${conversation}/chat`] = { post: chatOperation(sendMessage) };
+    // The same protocol where the chat's `id` names the conversation (created on first use): only the session path
+    // parameter differs.
+    const byId = chatOperation(sendMessage);
+    byId['operationId'] = 'chatById';
+    byId['summary'] = 'Chat with the Vercel AI SDK (`useChat` with only `api` and `headers`)';
+    byId['description'] =
+      `The body \`DefaultChatTransport\` sends, as it is: its \`id\` (16 to 128 characters, what \`useChat\` generates) names this key's conversation, created on first use; a \`visitorId\` member may name the visitor. Bodies up to 1 MB (the transport re-sends the whole conversation; only its last message is read). \`GET /widgets/{widgetId}/chat/{chatId}/messages\` returns the conversation as UI messages for \`useChat\`'s initial messages.\n\n${String(byId['description'])}`;
+    byId['parameters'] = (sendMessage['parameters'] as Json[]).filter((parameter) => (parameter as { name?: string })['name'] !== 'sessionId');
+    paths['/widgets/{widgetId}/chat'] = { post: byId };
+  }
   return document;
 }
