@@ -24,3 +24,11 @@ describe('SVC_ALLOW_PRIVATE_URLS and its older name SVC_ALLOW_PRIVATE_CALLBACKS'
     expect([overridden.allowPrivateUrls, overridden.allowPrivateCallbacks]).toEqual([true, true]);
   });
 });
+
+describe('the crawler settings SVC_SOURCE_LEASE_MS and SVC_SOURCE_PAGE_TIMEOUT_MS', () => {
+  it('default to a 60 s lease and a 15 s page deadline, and refuse values out of range by name', () => {
+    expect(loadConfig({})).toMatchObject({ sourceLeaseMs: 60_000, sourcePageTimeoutMs: 15_000 });
+    expect(loadConfig({ SVC_SOURCE_LEASE_MS: '2000', SVC_SOURCE_PAGE_TIMEOUT_MS: '1500' })).toMatchObject({ sourceLeaseMs: 2_000, sourcePageTimeoutMs: 1_500 });
+    expect(() => loadConfig({ SVC_SOURCE_LEASE_MS: '10' })).toThrow(new ConfigError('SVC_SOURCE_LEASE_MS must be an integer from 1000 to 3600000; got "10".'));
+  });
+});

@@ -40,6 +40,13 @@ export interface ServerConfig {
   databasePooler: 'auto' | 'direct' | 'transaction';
   /** SVC_DATABASE_LISTEN_URL: a direct PostgreSQL connection for LISTEN when DATABASE_URL goes through a pooler. */
   databaseListenUrl: string | undefined;
+  /**
+   * SVC_SOURCE_LEASE_MS: a website sync claimed by a process that stops storing pages (it crashed) is resumed by
+   * another process after this long (DESIGN.md section 11 "Sources"). Default 60 s.
+   */
+  sourceLeaseMs: number;
+  /** SVC_SOURCE_PAGE_TIMEOUT_MS: the deadline of one page read by the crawler (redirects and body). Default 15 s. */
+  sourcePageTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -162,6 +169,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     publicUrl: publicUrl(env),
     shutdownTimeoutMs: integer(env, 'SVC_SHUTDOWN_TIMEOUT_MS', 25_000, 0, 3_600_000),
     databaseWaitMs: integer(env, 'SVC_DATABASE_WAIT_MS', 30_000, 0, 3_600_000),
+    sourceLeaseMs: integer(env, 'SVC_SOURCE_LEASE_MS', 60_000, 1_000, 3_600_000),
+    sourcePageTimeoutMs: integer(env, 'SVC_SOURCE_PAGE_TIMEOUT_MS', 15_000, 100, 600_000),
     ...overrides,
   };
   // One setting under two names: an override of either sets both.

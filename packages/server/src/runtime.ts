@@ -28,7 +28,9 @@ export interface Runtime {
 
 export interface RuntimeOptions {
   config: Pick<ServerConfig, 'cursorSecret' | 'syncTimeoutMs' | 'agentTimeoutMs'> &
-    Partial<Pick<ServerConfig, 'allowPrivateUrls' | 'allowPrivateCallbacks' | 'publicRateLimitPerMinute' | 'trustProxy' | 'publicUrl'>>;
+    Partial<
+      Pick<ServerConfig, 'allowPrivateUrls' | 'allowPrivateCallbacks' | 'publicRateLimitPerMinute' | 'trustProxy' | 'publicUrl' | 'sourceLeaseMs' | 'sourcePageTimeoutMs'>
+    >;
   store: Store;
   logger: Logger;
   /** Defaults to the offline local agent answering through `retriever`. */
@@ -72,7 +74,10 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     store,
     retriever,
     ...(options.embeddings ? { embeddings: options.embeddings } : {}),
-    reader: options.reader ?? createSiteReader({ allowPrivateUrls: allowPrivate }),
+    reader:
+      options.reader ??
+      createSiteReader({ allowPrivateUrls: allowPrivate, ...(config.sourcePageTimeoutMs === undefined ? {} : { pageTimeoutMs: config.sourcePageTimeoutMs }) }),
+    ...(config.sourceLeaseMs === undefined ? {} : { sourceJob: { leaseMs: config.sourceLeaseMs } }),
     agent: operations.metrics.instrumentAgent(options.agent ?? createLocalAgent({ knowledge: retriever })),
     cursorSecret,
     syncTimeoutMs: config.syncTimeoutMs,

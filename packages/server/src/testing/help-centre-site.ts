@@ -55,6 +55,8 @@ export interface HelpCentreSite {
   requests: Record<string, Record<number, number>>;
   /** GETs served in all, or of one path, or of one path with one status. */
   count(path?: string, status?: number): number;
+  /** Bytes of the bodies sent with 200 so far (headers not counted). */
+  bytesSent(): number;
 }
 
 const TOPICS = ['returns', 'shipping', 'sizing', 'warranty', 'payments', 'tents', 'sleeping bags', 'boots', 'jackets', 'stoves', 'backpacks', 'gift cards'];
@@ -142,6 +144,7 @@ export async function startHelpCentreSite(options: { articles: number }): Promis
     articles.set(id, { id, title: `How to ${action} ${topic} (guide ${id})`, body: defaultBody(id), version: 0, removed: false, unlinked: false });
   }
   const requests: Record<string, Record<number, number>> = {};
+  let bytesSent = 0;
   const categories = Math.max(1, Math.ceil(total / CATEGORY_SIZE));
   const pdf = tinyPdf({ title: 'Trail guide', lines: [`${PDF_MARKER}: the trail guide.`, 'Pack water, a map and a warm layer.'] });
   const zip = tinyZip();
@@ -240,6 +243,7 @@ export async function startHelpCentreSite(options: { articles: number }): Promis
       return 304;
     }
     res.writeHead(200, { 'content-type': body.type, 'content-length': String(bytes.length), ...headers }).end(bytes);
+    if (req.method === 'GET') bytesSent += bytes.length;
     return 200;
   };
 
@@ -321,6 +325,7 @@ export async function startHelpCentreSite(options: { articles: number }): Promis
   return {
     url: base,
     requests,
+    bytesSent: () => bytesSent,
     count(path, status) {
       const paths = path === undefined ? Object.keys(requests) : [path];
       let n = 0;
