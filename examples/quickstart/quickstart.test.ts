@@ -49,11 +49,12 @@ describe('examples/quickstart', () => {
     const { key } = await admin.createApiKey({ accountId: account.id, scopes: ['conversations:chat'] });
     server = await listen(runtime, { port: 0, host: '127.0.0.1' });
     env = { BASE_URL: server.url, SVC_API_KEY: key, SVC_WIDGET_ID: widget.id };
-  });
+    // Opening PGlite takes seconds, more on a busy machine: this project does not inherit the root's hook timeout.
+  }, 60_000);
 
   afterAll(async () => {
-    await server.close();
-    await store.close();
+    await server?.close();
+    await store?.close();
   });
 
   it('creates a session, chats twice, walks the history, ends and rates it against a real server', async () => {

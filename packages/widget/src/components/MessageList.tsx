@@ -44,11 +44,13 @@ export function MessageList({ state, conversation, locale, t }: MessageListProps
               dir="auto"
               // Thumbs at the foot of each AI reply the service stored (DESIGN.md section 12): the feedback chunk
               // (feedback.ts, `widget-assets/fb.<hash>.js` beside the panel; fetched once) adds them. A chunk that
-              // failed to load is asked for again by the next render; its rejection is the browser's to report.
+              // failed to load (offline) is asked for again by the next render; the failure is swallowed (`String`),
+              // not left as an unhandled rejection on the host page.
               ref={
                 ((host: HTMLDivElement | null) =>
-                  import(/* @vite-ignore */ __SVC_FEEDBACK__).then((chunk: typeof FeedbackChunk) =>
-                    chunk.s(host, id, (conversation as Context).POST, (conversation as Context).current!),
+                  import(/* @vite-ignore */ __SVC_FEEDBACK__).then(
+                    (chunk: typeof FeedbackChunk) => chunk.s(host, id, (conversation as Context).POST, (conversation as Context).current!),
+                    String,
                   )) as (host: HTMLDivElement | null) => void
               }
             >
