@@ -24,7 +24,8 @@ describe('examples/mount-express', () => {
       const s = app.listen(0, '127.0.0.1', () => resolve(s));
     });
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  });
+    // Opening PGlite takes seconds, more on a busy machine: this project does not inherit the root's hook timeout.
+  }, 60_000);
 
   afterAll(async () => {
     await new Promise((resolve) => server.close(resolve));
