@@ -21,6 +21,8 @@ export type {
 export type { MessageCreatedEvent, SessionEventsOptions, SessionEventStream, SessionStreamEvent, SessionUpdatedEvent } from './session-events.js';
 export { readEventStream } from '@svc/core/event-stream';
 export type { ServerSentEvent } from '@svc/core/event-stream';
+/** `GET /widgets/{widgetId}/chat/{chatId}/messages` items and the `useChat` stream's chunks (DESIGN.md section 4). */
+export type { UiMessage, UiMessageChunk } from '@svc/core/schemas';
 export type { RetryOptions } from './retry.js';
 export type { DocumentsResource } from './resources/documents.js';
 export type { FormsResource } from './resources/forms.js';

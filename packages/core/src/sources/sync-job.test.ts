@@ -253,6 +253,27 @@ describe('the source sync job', () => {
     expect((await h.core.api.knowledge.search(h.principal, h.kbId, { query: 'ship Canada' })).data.passages[0]?.content).toContain('3 days now');
   });
 
+  it('revalidates a noindex page with its validators on a re-sync: a free 304, still out of the index, its links still followed (regression: downloaded and billed on every re-sync)', async () => {
+    const h = await harness();
+    h.site.pages.set(`${SITE}/docs/`, { title: 'Help centre', text: 'Welcome.', etag: '"index-1"', links: [`${SITE}/docs/quiet`] });
+    h.site.pages.set(`${SITE}/docs/quiet`, { title: 'Internal', text: 'Not for the index.', noindex: true, etag: '"quiet-1"', links: [`${SITE}/docs/care`] });
+    h.site.pages.set(`${SITE}/docs/care`, { title: 'Care', text: 'Wash your tent by hand.', etag: '"care-1"' });
+    const { data: source } = await h.core.api.knowledge.addSource(h.principal, h.kbId, { type: 'website', url: `${SITE}/docs/` });
+    await syncToEnd(h);
+    expect([...(await documentsByUrl(h)).keys()].sort()).toEqual([`${SITE}/docs/`, `${SITE}/docs/care`]);
+
+    h.site.reads = [];
+    h.clock.advance(60_000);
+    await h.core.api.knowledge.syncSource(h.principal, h.kbId, source.id);
+    const balance = (await h.store.getAccount(h.principal.accountId))!.balance;
+    await syncToEnd(h);
+    expect(h.site.reads.find((r) => r.url === `${SITE}/docs/quiet`)?.validators).toEqual({ etag: '"quiet-1"', lastModified: null });
+    // Every page answered 304: nothing downloaded, nothing billed, nothing indexed that was not before.
+    expect((await h.store.getAccount(h.principal.accountId))!.balance).toBe(balance);
+    expect([...(await documentsByUrl(h)).keys()].sort()).toEqual([`${SITE}/docs/`, `${SITE}/docs/care`]);
+    expect((await h.core.api.knowledge.getSource(h.principal, h.kbId, source.id)).data).toMatchObject({ status: 'ready', progress: { unchanged: 3, fetched: 0 } });
+  });
+
   it('resumes a sync whose worker died, without reading a stored page again or storing a document twice', async () => {
     const store = createMemoryStore();
     const site = new FakeSite();

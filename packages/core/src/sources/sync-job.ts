@@ -242,7 +242,12 @@ export function createSourceWork(ctx: JobContext, options: SourceJobOptions): So
       const follow = await admissible(reader, run, [canonical]);
       return skip(`canonical is ${canonical}`, follow);
     }
-    if (read.noindex) return skip('noindex', links);
+    if (read.noindex) {
+      // Kept out of the index but remembered with its validators: the next sync revalidates it (a free 304), and an
+      // unchanged page's links are still followed.
+      const skipped = skip('noindex', links);
+      return { ...skipped, page: { ...skipped.page, etag: read.validators.etag, lastModified: read.validators.lastModified } };
+    }
     const text = read.text.trim();
     if (text === '') return skip('no text content', links);
     const title = read.title.trim() || new URL(finalUrl).pathname;
