@@ -1,10 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { randomBase62 } from '@svc/core';
-import { CLI_SCRIPT, kill, nodeWithTsx } from '../testing/processes.js';
+import { freshSchema, kill, startCliServer } from '../testing/processes.js';
 
 const DATABASE_URL = process.env.SVC_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -69,43 +66,17 @@ describe('a database outage under `svc start` (PostgreSQL through a TCP hop the 
   });
 
   it('keeps /healthz 200 while /readyz says 503 unreachable, logs the failing workers a few times rather than 8 times a second, and recovers (regression: /healthz answered 500)', async () => {
-    const schema = `t_outage_${randomBase62(8).toLowerCase()}`;
-    const admin = new pg.Client({ connectionString: DATABASE_URL });
-    await admin.connect();
-    await admin.query(`create schema "${schema}"`);
-    await admin.end();
-    cleanups.push(async () => {
-      const client = new pg.Client({ connectionString: DATABASE_URL });
-      await client.connect();
-      await client.query(`drop schema if exists "${schema}" cascade`);
-      await client.end();
-    });
+    const schema = await freshSchema(DATABASE_URL, 't_outage');
+    cleanups.push(schema.drop);
     const target = new URL(DATABASE_URL);
     const proxy = await startCuttableProxy({ host: target.hostname, port: Number(target.port || 5432) });
     cleanups.push(proxy.close);
-    const url = new URL(DATABASE_URL);
+    const url = new URL(schema.url);
     url.host = `127.0.0.1:${proxy.port}`;
-    url.searchParams.set('options', `-c search_path=${schema}`);
 
-    const env = { SVC_DATABASE_URL: url.toString(), LOG_LEVEL: 'info', SVC_SEED_DEMO: 'false', SVC_DATABASE_WAIT_MS: '2000' };
-    const child: ChildProcess = spawn(process.execPath, nodeWithTsx(CLI_SCRIPT, ['start', '--port', '0']), { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const server = await startCliServer({ SVC_DATABASE_URL: url.toString(), LOG_LEVEL: 'info', SVC_SEED_DEMO: 'false', SVC_DATABASE_WAIT_MS: '2000' });
+    const { child, logs, url: base } = server;
     cleanups.push(() => kill(child, 'SIGKILL'));
-    const logs: string[] = [];
-    let partial = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      const lines = (partial + d.toString()).split('\n');
-      partial = lines.pop()!;
-      logs.push(...lines);
-    });
-    const base = await new Promise<string>((resolve, reject) => {
-      let err = '';
-      child.stderr!.on('data', (d: Buffer) => {
-        err += d.toString();
-        const match = /listening on (\S+)/.exec(err);
-        if (match) resolve(match[1]!);
-      });
-      child.once('exit', () => reject(new Error(err)));
-    });
 
     expect(await status(`${base}/healthz`)).toEqual({ status: 200, body: { status: 'ok' } });
     expect((await status(`${base}/readyz`)).status).toBe(200);

@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { randomBase62 } from '@svc/core';
@@ -8,7 +7,7 @@ import { openStore } from '../open-store.js';
 import { operatorAdmin } from '../cli/operator-admin.js';
 import { createHarness } from '../testing/harness.js';
 import { startPgBouncer } from '../testing/pgbouncer.js';
-import { CLI_SCRIPT, kill, nodeWithTsx, runCli } from '../testing/processes.js';
+import { kill, runCli, startCliServer, type CliServer } from '../testing/processes.js';
 
 const DATABASE_URL = process.env.SVC_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const direct = new URL(DATABASE_URL);
@@ -29,21 +28,10 @@ async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; logs: string[] }> {
-  const child = spawn(process.execPath, nodeWithTsx(CLI_SCRIPT, ['start', '--port', '0']), { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  cleanups.push(() => kill(child, 'SIGKILL'));
-  const logs: string[] = [];
-  child.stdout!.on('data', (d: Buffer) => logs.push(...d.toString().split('\n').filter(Boolean)));
-  const url = await new Promise<string>((resolve, reject) => {
-    let err = '';
-    child.stderr!.on('data', (d: Buffer) => {
-      err += d.toString();
-      const match = /listening on (\S+)/.exec(err);
-      if (match) resolve(match[1]!);
-    });
-    child.once('exit', () => reject(new Error(err)));
-  });
-  return { child, url, logs };
+async function startServer(env: Record<string, string>): Promise<CliServer> {
+  const server = await startCliServer(env);
+  cleanups.push(() => kill(server.child, 'SIGKILL'));
+  return server;
 }
 
 /** Resolves when `GET …/events` delivers an event named `name`, with the time it arrived. */

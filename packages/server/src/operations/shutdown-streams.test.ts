@@ -1,16 +1,7 @@
-import { spawn } from 'node:child_process';
-import pg from 'pg';
-import { randomBase62 } from '@svc/core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CLI_SCRIPT, kill, nodeWithTsx } from '../testing/processes.js';
+import { freshSchema, kill, startCliServer } from '../testing/processes.js';
 
 const DATABASE_URL = process.env.SVC_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-
-async function admin(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: DATABASE_URL });
-  await client.connect();
-  await client.query(sql).finally(() => client.end());
-}
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
@@ -19,25 +10,13 @@ afterAll(async () => {
 
 describe('SIGTERM with event streams open', () => {
   it('ends the streams at once and exits in seconds, not after the whole 25 s deadline (regression: any open widget panel held the shutdown)', async () => {
-    const schema = `t_shutdown_${randomBase62(8).toLowerCase()}`;
-    await admin(`create schema "${schema}"`);
-    cleanups.push(() => admin(`drop schema if exists "${schema}" cascade`));
-    const databaseUrl = new URL(DATABASE_URL);
-    databaseUrl.searchParams.set('options', `-c search_path=${schema}`);
-    const child = spawn(process.execPath, nodeWithTsx(CLI_SCRIPT, ['start', '--port', '0']), {
-      env: { ...process.env, DATABASE_URL: databaseUrl.toString(), LOG_LEVEL: 'silent', SVC_SEED_DEMO: 'true', SVC_SHUTDOWN_TIMEOUT_MS: '25000' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const schema = await freshSchema(DATABASE_URL, 't_shutdown');
+    cleanups.push(schema.drop);
+    const { child, url, banner } = await startCliServer(
+      { DATABASE_URL: schema.url, LOG_LEVEL: 'silent', SVC_SEED_DEMO: 'true', SVC_SHUTDOWN_TIMEOUT_MS: '25000' },
+      /Password:/,
+    );
     cleanups.push(() => kill(child, 'SIGKILL'));
-    const banner = await new Promise<string>((resolve, reject) => {
-      let err = '';
-      child.stderr!.on('data', (d: Buffer) => {
-        err += d.toString();
-        if (/Password:/.test(err)) resolve(err);
-      });
-      child.once('exit', () => reject(new Error(err)));
-    });
-    const url = /listening on (\S+)/.exec(banner)![1]!;
     const widgetId = /Widget:\s+(\S+)/.exec(banner)![1]!;
     const key = /API key:\s+(\S+)/.exec(banner)![1]!;
     const headers = { 'content-type': 'application/json', 'x-api-key': key };

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { randomBase62 } from '@svc/core';
 
 /**
  * `node --import tsx script.ts`: TypeScript in ONE process. tsx's own CLI runs the script in a child process,
@@ -61,4 +62,56 @@ export function kill(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): P
     child.once('exit', () => resolve());
     child.kill(signal);
   });
+}
+
+/** A real `svc start --port 0`: its process, the URL it listens on, its stdout log lines and its stderr banner. */
+export interface CliServer {
+  child: ChildProcess;
+  url: string;
+  /** stdout, a line each (the JSON log, when LOG_LEVEL lets it through). */
+  logs: string[];
+  /** stderr up to and including the line that named the URL (the banner: demo key, widget…). */
+  banner: string;
+}
+
+/**
+ * Starts `svc start --port 0` as a user runs it, with `env` added; resolves once it listens, after `ready` matches its
+ * stderr (default: the listening line; pass e.g. /Password:/ to wait for the whole demo banner).
+ */
+export async function startCliServer(env: Record<string, string>, ready: RegExp = /listening on \S+/): Promise<CliServer> {
+  const child = spawn(process.execPath, nodeWithTsx(CLI_SCRIPT, ['start', '--port', '0']), { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const logs: string[] = [];
+  let partial = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    const lines = (partial + chunk.toString()).split('\n');
+    partial = lines.pop()!;
+    logs.push(...lines.filter(Boolean));
+  });
+  const banner = await new Promise<string>((resolve, reject) => {
+    let err = '';
+    child.stderr!.on('data', (chunk: Buffer) => {
+      err += chunk.toString();
+      if (ready.test(err) && /listening on \S+/.test(err)) resolve(err);
+    });
+    child.once('exit', () => reject(new Error(err)));
+  });
+  return { child, url: /listening on (\S+)/.exec(banner)![1]!, logs, banner };
+}
+
+/**
+ * A new schema on the test PostgreSQL and the connection string that uses it (`options=-c search_path=…`), for a
+ * process of its own; `drop` removes it.
+ */
+export async function freshSchema(databaseUrl: string, prefix: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const { default: pg } = await import('pg');
+  const schema = `${prefix}_${randomBase62(8).toLowerCase()}`;
+  const run = async (sql: string) => {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    await client.query(sql).finally(() => client.end());
+  };
+  await run(`create schema "${schema}"`);
+  const url = new URL(databaseUrl);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return { url: url.toString(), drop: () => run(`drop schema if exists "${schema}" cascade`) };
 }

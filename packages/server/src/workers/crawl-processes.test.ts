@@ -1,10 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
-import { randomBase62 } from '@svc/core';
 import { operatorAdmin } from '../cli/operator-admin.js';
 import { loadConfig } from '../config.js';
 import { openStore } from '../open-store.js';
@@ -19,7 +16,7 @@ import {
   startHelpCentreSite,
   type HelpCentreSite,
 } from '../testing/help-centre-site.js';
-import { CLI_SCRIPT, kill, nodeWithTsx } from '../testing/processes.js';
+import { freshSchema, kill, startCliServer, type CliServer } from '../testing/processes.js';
 
 /**
  * Issue 22, "Done when": a crash mid-crawl between real processes. `svc start` crawls the loopback help centre (a few
@@ -58,20 +55,9 @@ const STORES: [string, Open][] = [
   [
     'PostgreSQL',
     async () => {
-      const schema = `t_crawl_${randomBase62(8).toLowerCase()}`;
-      const admin = new pg.Client({ connectionString: DATABASE_URL });
-      await admin.connect();
-      await admin.query(`create schema "${schema}"`);
-      await admin.end();
-      cleanups.push(async () => {
-        const client = new pg.Client({ connectionString: DATABASE_URL });
-        await client.connect();
-        await client.query(`drop schema if exists "${schema}" cascade`);
-        await client.end();
-      });
-      const url = new URL(DATABASE_URL);
-      url.searchParams.set('options', `-c search_path=${schema}`);
-      return { DATABASE_URL: url.toString() };
+      const schema = await freshSchema(DATABASE_URL, 't_crawl');
+      cleanups.push(schema.drop);
+      return { DATABASE_URL: schema.url };
     },
   ],
 ];
@@ -89,19 +75,10 @@ async function provision(env: Record<string, string>): Promise<string> {
   }
 }
 
-async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, nodeWithTsx(CLI_SCRIPT, ['start', '--port', '0']), { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
-  cleanups.push(() => kill(child, 'SIGKILL'));
-  const url = await new Promise<string>((resolve, reject) => {
-    let err = '';
-    child.stderr!.on('data', (d: Buffer) => {
-      err += d.toString();
-      const match = /listening on (\S+)/.exec(err);
-      if (match) resolve(match[1]!);
-    });
-    child.once('exit', () => reject(new Error(err)));
-  });
-  return { child, url };
+async function startServer(env: Record<string, string>): Promise<CliServer> {
+  const server = await startCliServer(env);
+  cleanups.push(() => kill(server.child, 'SIGKILL'));
+  return server;
 }
 
 interface SourceView {
